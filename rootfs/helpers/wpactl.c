@@ -1,0 +1,695 @@
+/*
+ * wpactl - talk to the control socket of hostapd or wpa_supplicant.
+ *
+ * A small, static stand-in for wpa_cli/hostapd_cli made for tests:
+ *
+ *   wpactl [OPTIONS] CMD [ARG...]
+ *       Send "CMD ARG..." and print the reply.  Exit 1 when the daemon
+ *       answers FAIL... or UNKNOWN COMMAND, so a test's && chain stops.
+ *
+ *   wpactl [OPTIONS] wait [-t SECONDS] [-n COUNT] [-c CMD] [-s CMD]
+ *                         EVENT [EVENT...]
+ *       ATTACH as a monitor, then wait until COUNT (default 1) events whose
+ *       text contains one of the EVENT strings have arrived; print each
+ *       (without its "<level>" prefix) as it comes and exit 0.  After
+ *       SECONDS (default 30) exit 1 and print the last events seen to
+ *       stderr.  Because the monitor is attached first, nothing it causes
+ *       can slip by:
+ *         -c CMD   send CMD once attached (an action: its reply must not
+ *                  be FAIL);
+ *         -s CMD   send CMD once attached and match the lines of its reply
+ *                  too (a state query: "-s STATUS wpa_state=COMPLETED
+ *                  CTRL-EVENT-CONNECTED" is true whether the connection
+ *                  came before or after we attached).
+ *
+ *   OPTIONS:
+ *     -p DIR      control socket folder (default /run/wpa_supplicant)
+ *     -i IFACE    socket name in DIR (default: the only socket in DIR)
+ *     -w SECONDS  wait up to SECONDS for the socket to appear (inotify):
+ *                 lets a caller start a daemon in the background and talk
+ *                 to it as soon as it is up, without polling
+ *     -P PID      the daemon's pid: if it exits while we wait, fail at
+ *                 once instead of waiting out the timeout (pidfd)
+ *
+ * The protocol is hostap's wpa_ctrl one: a unix datagram socket bound to a
+ * path of our own (/tmp/wpactl-PID-N) connected to DIR/IFACE; replies come
+ * back as single datagrams, unsolicited events start with "<N>".
+ *
+ * Every timeout is a poll() timeout on CLOCK_MONOTONIC, so under UML time
+ * travel it is simulated time: a 120 s wait for a protocol timer costs no
+ * wall time.  There is no sleep-and-retry anywhere.
+ *
+ * Our socket file is removed on every exit path: normal returns, die()
+ * (through atexit) and SIGINT/SIGTERM/SIGHUP, which are blocked from the
+ * start and read from a signalfd inside the same poll() as the socket.
+ *
+ * Exit codes: 0 success, 1 FAIL reply or timeout, 2 usage,
+ * 3 cannot reach the daemon or it exited, 128+N killed by signal N.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXIT_FAIL 1
+#define EXIT_USAGE 2
+#define EXIT_INFRA 3
+
+#define DEFAULT_DIR "/run/wpa_supplicant"
+#define DEFAULT_WAIT_S 30
+#define COMMAND_TIMEOUT_MS 10000 /* wpa_cli's own bound for a reply */
+#define MSG_MAX 16384
+#define HISTORY 12 /* events kept for the timeout report */
+
+static const char *prog = "wpactl";
+
+/*
+ * Everything we hold, global so every exit path (atexit, signals) can
+ * release it.  -1 is "no fd".
+ */
+static struct ctrl {
+	int fd;	     /* our datagram socket */
+	int sigfd;   /* SIGINT/SIGTERM/SIGHUP */
+	int pidfd;   /* the daemon, with -P */
+	pid_t pid;   /* the daemon's pid, for messages */
+	bool attached;
+	char local[sizeof(((struct sockaddr_un *)0)->sun_path)];
+} ctrl = { -1, -1, -1, 0, false, "" };
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void ctrl_close(void)
+{
+	if (ctrl.attached && ctrl.fd >= 0) {
+		/* Best effort: a daemon we vanish from drops us itself. */
+		(void)send(ctrl.fd, "DETACH", 6, MSG_DONTWAIT);
+		ctrl.attached = false;
+	}
+	close_fd(&ctrl.fd);
+	if (ctrl.local[0])
+		unlink(ctrl.local);
+	ctrl.local[0] = '\0';
+	close_fd(&ctrl.sigfd);
+	close_fd(&ctrl.pidfd);
+}
+
+static void vmessage(const char *fmt, va_list ap, int errnum)
+{
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	if (errnum)
+		fprintf(stderr, ": %s", strerror(errnum));
+	fputc('\n', stderr);
+}
+
+__attribute__((noreturn, format(printf, 2, 3))) static void
+die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, 0);
+	va_end(ap);
+	exit(status); /* atexit: ctrl_close() */
+}
+
+__attribute__((noreturn, format(printf, 1, 2))) static void
+die_sys(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, saved);
+	va_end(ap);
+	exit(EXIT_INFRA);
+}
+
+__attribute__((noreturn, format(printf, 1, 2))) static void
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap, 0);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help'.\n", prog);
+	exit(EXIT_USAGE);
+}
+
+static void usage(void)
+{
+	printf("usage: %s [OPTIONS] CMD [ARG...]\n"
+	       "       %s [OPTIONS] wait [-t S] [-n N] [-c CMD] [-s CMD] "
+	       "EVENT...\n"
+	       "\n"
+	       "  -p DIR       control socket folder (default " DEFAULT_DIR ")\n"
+	       "  -i IFACE     socket name in DIR (default: the only one)\n"
+	       "  -w SECONDS   wait that long for the socket to appear\n"
+	       "  -P PID       fail at once if the daemon PID exits\n"
+	       "  CMD ARG...   send the command, print the reply; FAIL exits 1\n"
+	       "  wait         attach, wait for events containing an EVENT\n"
+	       "    -t SECONDS   give up after SECONDS (default %d), exit 1\n"
+	       "    -n COUNT     wait for COUNT matching events (default 1)\n"
+	       "    -c CMD       send CMD once attached (reply must not be "
+	       "FAIL)\n"
+	       "    -s CMD       send CMD once attached, match its reply lines "
+	       "too\n"
+	       "  --help       this text\n"
+	       "\n"
+	       "Exit: 0 ok, 1 FAIL reply or timeout, 2 usage, 3 daemon "
+	       "unreachable or gone, 128+N signal N.\n",
+	       prog, prog, DEFAULT_WAIT_S);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int parse_number(const char *s, const char *what, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < 0 || v > max)
+		usage_error("%s: bad number '%s'", what, s);
+	return (int)v;
+}
+
+/* Seconds, small enough to count in milliseconds. */
+static int parse_seconds(const char *s, const char *what)
+{
+	return parse_number(s, what, INT_MAX / 1000);
+}
+
+/*
+ * Wait until fd is readable or the monotonic deadline passes: 1 readable,
+ * 0 timeout.  A signal ends the program (128+N) and so does the death of
+ * the daemon named with -P (EXIT_INFRA), both after cleanup.
+ */
+static int wait_readable(int fd, long long deadline)
+{
+	struct pollfd pfd[3] = {
+		{ .fd = fd, .events = POLLIN },
+		{ .fd = ctrl.sigfd, .events = POLLIN },
+		{ .fd = ctrl.pidfd, .events = POLLIN },
+	};
+
+	for (;;) {
+		long long left = deadline - now_ms();
+		int r;
+
+		if (left <= 0)
+			return 0;
+		r = poll(pfd, 3, left > INT_MAX ? INT_MAX : (int)left);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			die_sys("poll");
+		}
+		if (pfd[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(ctrl.sigfd, &si, sizeof(si)) != sizeof(si))
+				die_sys("read signalfd");
+			fprintf(stderr, "%s: killed by signal %u\n", prog,
+				si.ssi_signo);
+			ctrl_close();
+			exit(128 + (int)si.ssi_signo);
+		}
+		/* Data already queued wins over the news of the death. */
+		if (pfd[0].revents)
+			return 1;
+		if (pfd[2].revents & POLLIN)
+			die(EXIT_INFRA, "the daemon (pid %d) exited",
+			    (int)ctrl.pid);
+	}
+}
+
+/* The only entry of dir that is a socket, as wpa_cli picks its default. */
+static void default_iface(const char *dir, char *out, size_t outlen)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		die_sys("cannot open %s", dir);
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (e->d_type != DT_SOCK && e->d_type != DT_UNKNOWN)
+			continue;
+		if (n++ == 0)
+			snprintf(out, outlen, "%s", e->d_name);
+	}
+	closedir(d);
+	if (n != 1)
+		die(EXIT_INFRA, "%s holds %d control sockets: name one with -i",
+		    dir, n);
+}
+
+static void block_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	/* Blocked before the socket file exists: no window where a signal
+	 * kills us and leaves the file behind. */
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		die_sys("sigprocmask");
+	ctrl.sigfd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (ctrl.sigfd < 0)
+		die_sys("signalfd");
+}
+
+static void watch_daemon(pid_t pid)
+{
+	ctrl.pid = pid;
+	ctrl.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (ctrl.pidfd < 0) {
+		if (errno == ESRCH)
+			die(EXIT_INFRA, "the daemon (pid %d) is not running",
+			    (int)pid);
+		die_sys("pidfd_open %d", (int)pid);
+	}
+}
+
+static void bind_local(void)
+{
+	struct sockaddr_un local = { .sun_family = AF_UNIX };
+	int tries;
+
+	ctrl.fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (ctrl.fd < 0)
+		die_sys("socket");
+	/* A stale file of a killed wpactl with our pid: take the next name. */
+	for (tries = 0;; tries++) {
+		snprintf(local.sun_path, sizeof(local.sun_path),
+			 "/tmp/wpactl-%d-%d", (int)getpid(), tries);
+		if (bind(ctrl.fd, (struct sockaddr *)&local, sizeof(local)) == 0)
+			break;
+		if (errno != EADDRINUSE || tries >= 100)
+			die_sys("cannot bind %s", local.sun_path);
+	}
+	snprintf(ctrl.local, sizeof(ctrl.local), "%s", local.sun_path);
+}
+
+/*
+ * Watch dir for new entries, or, while dir does not exist (wpa_supplicant
+ * removes its empty control folder when it exits), its parent for the
+ * folder's creation.  Adding a watch that exists is a no-op, so this is
+ * called again after every wake-up.
+ */
+static void arm_watch(int ifd, const char *dir)
+{
+	char parent[PATH_MAX];
+	char *slash;
+
+	if (inotify_add_watch(ifd, dir, IN_CREATE | IN_MOVED_TO) >= 0)
+		return;
+	if (errno != ENOENT)
+		die_sys("cannot watch %s", dir);
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (!slash)
+		snprintf(parent, sizeof(parent), ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	if (inotify_add_watch(ifd, parent, IN_CREATE | IN_MOVED_TO) < 0)
+		die_sys("cannot watch %s (for %s)", parent, dir);
+}
+
+static bool try_connect(const struct sockaddr_un *remote, int wait_s)
+{
+	if (connect(ctrl.fd, (const struct sockaddr *)remote,
+		    sizeof(*remote)) == 0)
+		return true;
+	if ((errno != ENOENT && errno != ECONNREFUSED) || wait_s <= 0)
+		die_sys("cannot reach %s", remote->sun_path);
+	return false;
+}
+
+/*
+ * Connect to dir/iface.  With wait_s > 0 a missing socket (or a stale one
+ * nobody listens on) is waited for: each connect attempt comes after the
+ * inotify watch is armed, so a socket created in between is not missed.
+ */
+static void ctrl_connect(const char *dir, const char *iface, int wait_s)
+{
+	struct sockaddr_un remote = { .sun_family = AF_UNIX };
+	long long deadline = now_ms() + (long long)wait_s * 1000;
+	char events[4096] __attribute__((aligned(8)));
+	int ifd = -1;
+
+	if ((size_t)snprintf(remote.sun_path, sizeof(remote.sun_path), "%s/%s",
+			     dir, iface) >= sizeof(remote.sun_path))
+		die(EXIT_USAGE, "socket path %s/%s is too long", dir, iface);
+	if (try_connect(&remote, wait_s))
+		return;
+	ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (ifd < 0)
+		die_sys("inotify_init1");
+	for (;;) {
+		arm_watch(ifd, dir);
+		if (try_connect(&remote, wait_s))
+			break;
+		if (!wait_readable(ifd, deadline)) {
+			close(ifd);
+			die(EXIT_INFRA, "no control socket %s within %d s",
+			    remote.sun_path, wait_s);
+		}
+		/* Which name appeared does not matter: just try again. */
+		while (read(ifd, events, sizeof(events)) > 0)
+			;
+	}
+	close_fd(&ifd);
+}
+
+/*
+ * Receive one datagram into buf (NUL-terminated, trailing newlines
+ * dropped) before the deadline.  Returns its length, -1 on timeout.
+ */
+static int ctrl_recv(char *buf, size_t len, long long deadline)
+{
+	ssize_t n;
+
+	for (;;) {
+		if (!wait_readable(ctrl.fd, deadline))
+			return -1;
+		n = recv(ctrl.fd, buf, len - 1, MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			die_sys("cannot read from the daemon");
+		}
+		buf[n] = '\0';
+		while (n > 0 && buf[n - 1] == '\n')
+			buf[--n] = '\0';
+		return (int)n;
+	}
+}
+
+static bool is_event(const char *msg)
+{
+	return msg[0] == '<';
+}
+
+/* The event text without its "<level>" prefix. */
+static const char *event_text(const char *msg)
+{
+	const char *p = strchr(msg, '>');
+
+	return p ? p + 1 : msg;
+}
+
+static bool is_failure(const char *reply)
+{
+	return !strncmp(reply, "FAIL", 4) ||
+	       !strncmp(reply, "UNKNOWN COMMAND", 15);
+}
+
+/* Events and how many matched, for wait and for its timeout report. */
+static struct {
+	char text[HISTORY][512];
+	int seen;
+	int matched;
+	int want;
+	int npat;
+	char **pat;
+} ev;
+
+static void remember_event(const char *text)
+{
+	/* Truncation is fine: the report only has to name the event. */
+	snprintf(ev.text[ev.seen % HISTORY], sizeof(ev.text[0]), "%.*s",
+		 (int)sizeof(ev.text[0]) - 1, text);
+	ev.seen++;
+}
+
+static bool matches(const char *text)
+{
+	int i;
+
+	for (i = 0; i < ev.npat; i++)
+		if (strstr(text, ev.pat[i]))
+			return true;
+	return false;
+}
+
+/* Count and print a match; true once enough have come. */
+static bool take_if_match(const char *text)
+{
+	if (!matches(text))
+		return false;
+	printf("%s\n", text);
+	fflush(stdout);
+	return ++ev.matched >= ev.want;
+}
+
+/* An event that arrived while we were waiting for a reply. */
+static bool pending_done;
+
+static void on_event_during_request(const char *msg)
+{
+	remember_event(event_text(msg));
+	if (ev.npat && take_if_match(event_text(msg)))
+		pending_done = true;
+}
+
+/*
+ * Send cmd and return its reply in buf.  Events that arrive in between
+ * (we may be attached) go to on_event, which may be NULL.
+ */
+static void ctrl_request(const char *cmd, char *buf, size_t len,
+			 void (*on_event)(const char *msg))
+{
+	long long deadline = now_ms() + COMMAND_TIMEOUT_MS;
+
+	if (send(ctrl.fd, cmd, strlen(cmd), 0) < 0)
+		die_sys("cannot send '%s'", cmd);
+	for (;;) {
+		if (ctrl_recv(buf, len, deadline) < 0)
+			die(EXIT_INFRA, "no reply to '%s' within %d s", cmd,
+			    COMMAND_TIMEOUT_MS / 1000);
+		if (!is_event(buf))
+			return;
+		if (on_event)
+			on_event(buf);
+	}
+}
+
+/* Match the reply of a -s query line by line. */
+static bool match_reply_lines(char *reply)
+{
+	char *save = NULL, *line;
+
+	for (line = strtok_r(reply, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (take_if_match(line))
+			return true;
+	return false;
+}
+
+static void report_timeout(int seconds)
+{
+	int i, first = ev.seen > HISTORY ? ev.seen - HISTORY : 0;
+
+	fprintf(stderr, "%s: %d of %d event(s) matching", prog, ev.matched,
+		ev.want);
+	for (i = 0; i < ev.npat; i++)
+		fprintf(stderr, " '%s'", ev.pat[i]);
+	fprintf(stderr, " within %d s; %d event(s) seen%s\n", seconds, ev.seen,
+		ev.seen ? ", the last ones:" : "");
+	for (i = first; i < ev.seen; i++)
+		fprintf(stderr, "  %s\n", ev.text[i % HISTORY]);
+}
+
+static int cmd_wait(int argc, char **argv)
+{
+	static char buf[MSG_MAX];
+	const char *action = NULL, *query = NULL;
+	long long deadline;
+	int seconds = DEFAULT_WAIT_S, i;
+
+	ev.want = 1;
+	for (i = 0; i < argc && argv[i][0] == '-'; i++) {
+		const char *o = argv[i];
+
+		if (!strcmp(o, "--")) {
+			i++;
+			break;
+		}
+		if (i + 1 >= argc)
+			usage_error("wait %s needs a value", o);
+		if (!strcmp(o, "-t"))
+			seconds = parse_seconds(argv[++i], "wait -t");
+		else if (!strcmp(o, "-n"))
+			ev.want = parse_number(argv[++i], "wait -n", 100000);
+		else if (!strcmp(o, "-c"))
+			action = argv[++i];
+		else if (!strcmp(o, "-s"))
+			query = argv[++i];
+		else
+			usage_error("wait: bad option '%s'", o);
+	}
+	if (i >= argc)
+		usage_error("wait needs at least one EVENT");
+	if (ev.want < 1)
+		usage_error("wait -n: COUNT must be at least 1");
+	ev.npat = argc - i;
+	ev.pat = argv + i;
+
+	ctrl_request("ATTACH", buf, sizeof(buf), NULL);
+	if (strcmp(buf, "OK"))
+		die(EXIT_INFRA, "ATTACH refused: %s", buf);
+	ctrl.attached = true;
+	deadline = now_ms() + (long long)seconds * 1000;
+
+	if (action) {
+		ctrl_request(action, buf, sizeof(buf), on_event_during_request);
+		if (is_failure(buf))
+			die(EXIT_FAIL, "'%s' answered %s", action, buf);
+	}
+	if (query && !pending_done) {
+		ctrl_request(query, buf, sizeof(buf), on_event_during_request);
+		if (is_failure(buf))
+			die(EXIT_FAIL, "'%s' answered %s", query, buf);
+		if (match_reply_lines(buf))
+			return 0;
+	}
+	if (pending_done)
+		return 0;
+
+	for (;;) {
+		if (ctrl_recv(buf, sizeof(buf), deadline) < 0) {
+			report_timeout(seconds);
+			return EXIT_FAIL;
+		}
+		if (!is_event(buf))
+			continue; /* a late reply: not an event */
+		remember_event(event_text(buf));
+		if (take_if_match(event_text(buf)))
+			return 0;
+	}
+}
+
+/* Join argv with single spaces, as wpa_cli does. */
+static void join_args(int argc, char **argv, char *out, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	out[0] = '\0';
+	for (i = 0; i < argc; i++) {
+		int n = snprintf(out + used, len - used, "%s%s", i ? " " : "",
+				 argv[i]);
+
+		if (n < 0 || (size_t)n >= len - used)
+			usage_error("command too long");
+		used += (size_t)n;
+	}
+}
+
+static int cmd_send(int argc, char **argv)
+{
+	static char cmd[4096], buf[MSG_MAX];
+
+	join_args(argc, argv, cmd, sizeof(cmd));
+	ctrl_request(cmd, buf, sizeof(buf), NULL);
+	printf("%s\n", buf);
+	return is_failure(buf) ? EXIT_FAIL : 0;
+}
+
+struct options {
+	const char *dir;
+	const char *iface;
+	int wait_s;
+	pid_t pid;
+	int first; /* index of the command in argv */
+};
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage();
+			exit(0);
+		}
+		if (i + 1 >= argc)
+			usage_error("%s needs a value", a);
+		if (!strcmp(a, "-p"))
+			o->dir = argv[++i];
+		else if (!strcmp(a, "-i"))
+			o->iface = argv[++i];
+		else if (!strcmp(a, "-w"))
+			o->wait_s = parse_seconds(argv[++i], "-w");
+		else if (!strcmp(a, "-P"))
+			o->pid = (pid_t)parse_number(argv[++i], "-P", INT_MAX);
+		else
+			usage_error("bad option '%s'", a);
+	}
+	if (i >= argc)
+		usage_error("missing command");
+	o->first = i;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { DEFAULT_DIR, NULL, 0, 0, 0 };
+	char found[NAME_MAX + 1];
+	int status;
+
+	parse_options(argc, argv, &o);
+	if (atexit(ctrl_close))
+		die(EXIT_INFRA, "atexit failed");
+	block_signals();
+	if (o.pid > 0)
+		watch_daemon(o.pid);
+	if (!o.iface) {
+		default_iface(o.dir, found, sizeof(found));
+		o.iface = found;
+	}
+	bind_local();
+	ctrl_connect(o.dir, o.iface, o.wait_s);
+	if (!strcmp(argv[o.first], "wait"))
+		status = cmd_wait(argc - o.first - 1, argv + o.first + 1);
+	else
+		status = cmd_send(argc - o.first, argv + o.first);
+	fflush(stdout);
+	return status;
+}

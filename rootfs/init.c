@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: MIT
+/*
+ * init.c - the guest's PID 1 (static; /init in the rootfs).
+ *
+ * It runs one job and powers the guest off. The job arrives on the kernel
+ * command line (read from /proc/cmdline, quoting honoured):
+ *   umlrun.test=SUITE/tNNNN-name.sh   run a test file under /suite
+ *   umlrun.argv=HEX                   or run NUL-separated argv (umlrun exec)
+ *   umlrun.shell=1                    or an interactive shell on the console
+ *   umlrun.mode=inf-cpu|basic|off umlrun.start=SECS umlrun.timeout=SECS
+ *   umlrun.suite=HOSTPATH umlrun.results=HOSTPATH  (relative to hostfs=)
+ *
+ * Channels (serial lines the host binds to its own fds):
+ *   /dev/ttyS0  the job's stdout: KTAP for tests, raw output for exec
+ *   /dev/ttyS1  control: "begin ..." and "end ..." lines from this init
+ *   /dev/ttyS2  the job's stderr
+ * The host reads them as they are written, so a crash loses nothing already
+ * reported; an "end" line that never comes is how the host knows it crashed.
+ *
+ * Whatever happens to the job, init reports and powers off: if init itself
+ * exited, the kernel would panic ("Attempted to kill init").
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_ARGS 256
+
+static struct {
+	const char *test, *mode, *start, *suite, *results, *argv_hex;
+	long timeout;
+	bool shell;
+	char *argv[MAX_ARGS + 1];
+} param = { .mode = "off", .start = "", .suite = "suite", .timeout = 600 };
+
+static int ctl_fd = -1;
+static pid_t job_pid = -1;
+static double job_t0;
+
+static void ctl(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void ctl(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(buf) - 2)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	if (write(ctl_fd >= 0 ? ctl_fd : 2, buf, (size_t)n) < 0)
+		return;
+}
+
+static double monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int mount_one(const char *src, const char *dst, const char *type, unsigned long flags,
+		     const char *data)
+{
+	mkdir(dst, 0755); /* fails on the read-only root when it exists: fine */
+	if (mount(src, dst, type, flags, data) < 0 && errno != EBUSY) {
+		ctl("error mount %s on %s: %s", type, dst, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int mount_kernel_fs(void)
+{
+	static const char *const var_dirs[] = { "/var/tmp", "/var/log", "/var/lib", "/var/cache",
+						"/run/netns", "/dev/shm", "/dev/pts" };
+	int r = 0;
+
+	r |= mount_one("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	r |= mount_one("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	r |= mount_one("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
+	r |= mount_one("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	r |= mount_one("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
+	r |= mount_one("tmpfs", "/var", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
+	for (size_t i = 0; i < sizeof(var_dirs) / sizeof(var_dirs[0]); i++)
+		mkdir(var_dirs[i], 0755);
+	r |= mount_one("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "ptmxmode=0666");
+	r |= mount_one("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	if (symlink("/run", "/var/run") < 0 && errno != EEXIST)
+		r = -1;
+	/* debugfs is where mac80211_hwsim and cfg80211 expose their state. */
+	mount_one("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	return r;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* umlrun.argv: hex of the arguments, each followed by a NUL. */
+static int decode_argv(const char *hex)
+{
+	size_t len = strlen(hex), n = 0;
+	char *buf, *p;
+
+	if (len % 2)
+		return -1;
+	buf = calloc(len / 2 + 1, 1);
+	if (!buf)
+		return -1;
+	for (size_t i = 0; i < len; i += 2) {
+		int hi = hexval(hex[i]), lo = hexval(hex[i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		buf[i / 2] = (char)(hi << 4 | lo);
+	}
+	for (p = buf; p < buf + len / 2 && n < MAX_ARGS; p += strlen(p) + 1)
+		param.argv[n++] = p;
+	param.argv[n] = NULL;
+	return n ? 0 : -1;
+}
+
+static void set_param(char *key, char *val)
+{
+	if (strncmp(key, "umlrun.", 7))
+		return;
+	key += 7;
+	if (!strcmp(key, "test"))
+		param.test = val;
+	else if (!strcmp(key, "mode"))
+		param.mode = val;
+	else if (!strcmp(key, "start"))
+		param.start = val;
+	else if (!strcmp(key, "suite"))
+		param.suite = val;
+	else if (!strcmp(key, "results"))
+		param.results = val;
+	else if (!strcmp(key, "argv"))
+		param.argv_hex = val;
+	else if (!strcmp(key, "timeout"))
+		param.timeout = strtol(val, NULL, 10);
+	else if (!strcmp(key, "shell"))
+		param.shell = !strcmp(val, "1");
+}
+
+/*
+ * Split the command line the way the kernel does (lib/cmdline.c
+ * next_arg): whitespace separates, double quotes group, and a quoted
+ * value has its quotes removed.
+ */
+static int read_params(void)
+{
+	static char line[8192];
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	char *p;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	line[n] = '\0';
+	for (p = line; *p;) {
+		char *key, *val = NULL, *out;
+		bool quoted = false;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		key = out = p;
+		for (; *p && (quoted || !isspace((unsigned char)*p)); p++) {
+			if (*p == '"') {
+				quoted = !quoted;
+				continue;
+			}
+			if (*p == '=' && !val) {
+				*out++ = '\0';
+				val = out;
+				continue;
+			}
+			*out++ = *p;
+		}
+		if (*p)
+			p++;
+		*out = '\0';
+		if (val)
+			set_param(key, val);
+	}
+	if (param.argv_hex && decode_argv(param.argv_hex) < 0) {
+		ctl("error umlrun.argv is malformed");
+		return -1;
+	}
+	if (!param.test && !param.argv[0] && !param.shell) {
+		ctl("error no job: umlrun.test, umlrun.argv or umlrun.shell is required");
+		return -1;
+	}
+	return 0;
+}
+
+static int mount_host(void)
+{
+	if (mount_one("none", "/suite", "hostfs", MS_RDONLY | MS_NOSUID | MS_NODEV, param.suite))
+		return -1;
+	if (param.results &&
+	    mount_one("none", "/results", "hostfs", MS_NOSUID | MS_NODEV, param.results))
+		return -1;
+	return 0;
+}
+
+static int open_line(const char *path)
+{
+	int fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	struct termios t;
+
+	if (fd < 0)
+		return -1;
+	/* Raw: no \n -> \r\n, no echo; the host sees exactly the bytes. */
+	if (tcgetattr(fd, &t) == 0) {
+		cfmakeraw(&t);
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	return fd;
+}
+
+static int out_fd = -1, err_fd = -1;
+
+static int open_channels(void)
+{
+	ctl_fd = open_line("/dev/ttyS1");
+	out_fd = open_line("/dev/ttyS0");
+	err_fd = open_line("/dev/ttyS2");
+	if (ctl_fd < 0 || out_fd < 0 || err_fd < 0) {
+		ctl("error cannot open the serial lines: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void setup_env(void)
+{
+	clearenv();
+	setenv("PATH", "/usr/local/bin:/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
+	setenv("HOME", "/tmp", 1);
+	setenv("TMPDIR", "/tmp", 1);
+	setenv("LANG", "C", 1);
+	setenv("TERM", param.shell ? "linux" : "dumb", 1);
+	setenv("UMLRUN_MODE", param.mode, 1);
+	setenv("UMLRUN_START", param.start, 1);
+	setenv("UMLRUN_ARTIFACTS", "/results", 1);
+	if (param.test)
+		setenv("UMLRUN_TEST", param.test, 1);
+}
+
+static void exec_job(void)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	setsid();
+	setup_env();
+	if (param.shell) {
+		int fd = open("/dev/console", O_RDWR);
+
+		if (fd >= 0) {
+			ioctl(fd, TIOCSCTTY, 1);
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		if (chdir("/suite") < 0 && chdir("/") < 0)
+			_exit(127);
+		execl("/bin/sh", "sh", "-i", (char *)NULL);
+	} else {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(out_fd, 1);
+		dup2(err_fd, 2);
+		if (param.test) {
+			char dir[512];
+			const char *slash = strrchr(param.test, '/');
+
+			snprintf(dir, sizeof(dir), "/suite/%.*s",
+				 slash ? (int)(slash - param.test) : 0, param.test);
+			if (chdir(dir) < 0) {
+				dprintf(2, "init: cannot enter %s: %s\n", dir, strerror(errno));
+				_exit(127);
+			}
+			execl("/bin/sh", "sh", slash ? slash + 1 : param.test, (char *)NULL);
+		} else {
+			if (chdir("/tmp") < 0)
+				_exit(127);
+			execvp(param.argv[0], param.argv);
+			dprintf(2, "%s: %s\n", param.argv[0], strerror(errno));
+			_exit(errno == ENOENT ? 127 : 126);
+		}
+	}
+	dprintf(2, "init: cannot run the job: %s\n", strerror(errno));
+	_exit(127);
+}
+
+/*
+ * Wait for the job, reaping every orphan that reparents to us, until the
+ * job ends or the simulated-time budget runs out. SIGCHLD is blocked from
+ * before the fork, so an exit between fork and sigtimedwait is not lost.
+ */
+static int wait_job(int *status)
+{
+	double deadline = job_t0 + (double)param.timeout;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	for (;;) {
+		struct timespec ts;
+		double left;
+		pid_t pid;
+
+		while ((pid = waitpid(-1, status, WNOHANG)) > 0)
+			if (pid == job_pid)
+				return 0;
+		left = deadline - monotonic();
+		if (param.timeout <= 0 || param.shell)
+			left = 1e9;
+		if (left <= 0)
+			return -1;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		sigtimedwait(&set, NULL, &ts);
+	}
+}
+
+static int run_job(void)
+{
+	sigset_t set;
+	int status = 0, timed_out;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	job_t0 = monotonic();
+	ctl("begin sim=%.9f", job_t0);
+	job_pid = fork();
+	if (job_pid < 0) {
+		ctl("error fork: %s", strerror(errno));
+		return -1;
+	}
+	if (job_pid == 0)
+		exec_job();
+	timed_out = wait_job(&status) < 0;
+	/* Nothing the job started may outlive it: daemons, stray children. */
+	kill(-1, SIGKILL);
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	if (timed_out)
+		ctl("end timeout=%ld sim=%.9f", param.timeout, monotonic() - job_t0);
+	else if (WIFSIGNALED(status))
+		ctl("end signal=%d sim=%.9f", WTERMSIG(status), monotonic() - job_t0);
+	else
+		ctl("end exit=%d sim=%.9f", WEXITSTATUS(status), monotonic() - job_t0);
+	return 0;
+}
+
+static int power_off(void)
+{
+	sync();
+	umount2("/results", MNT_DETACH);
+	reboot(RB_POWER_OFF);
+	return -1; /* not reached */
+}
+
+static const struct step {
+	const char *name;
+	int (*fn)(void);
+} steps[] = {
+	{ "mount kernel filesystems", mount_kernel_fs },
+	{ "read parameters", read_params },
+	{ "open channels", open_channels },
+	{ "mount host folders", mount_host },
+	{ "run the job", run_job },
+};
+
+int main(void)
+{
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (steps[i].fn() < 0) {
+			ctl("end error step=\"%s\"", steps[i].name);
+			break;
+		}
+	}
+	power_off();
+	return 0;
+}

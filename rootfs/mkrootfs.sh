@@ -1,0 +1,89 @@
+#!/bin/sh
+# mkrootfs.sh OUT MANIFEST GUESTBIN - assemble the guest's root folder.
+#
+# Called by umlrun (runner/rootfs.c) into a temporary folder that it renames
+# into the cache once this script succeeds, so a failure leaves nothing
+# half-built behind. The host is usr-merged (Debian 12), so the guest is
+# too: /bin, /sbin and /lib are links into /usr.
+set -eu
+
+out=$1
+manifest=$2
+guestbin=$3
+
+die() {
+	echo "mkrootfs: $*" >&2
+	exit 1
+}
+
+# copy SRC DEST: the file's content (links followed) at DEST under $out.
+copy() {
+	mkdir -p "$out$(dirname "$2")"
+	cp -L "$1" "$out$2" || die "cannot copy $1"
+}
+
+# libs BIN: the shared objects the dynamic loader would map for BIN.
+libs() {
+	ldd "$1" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'
+}
+
+mkdir -p "$out/usr/bin" "$out/usr/sbin" "$out/usr/lib" "$out/usr/lib64" \
+	"$out/usr/local/bin" "$out/etc" "$out/root"
+ln -s usr/bin "$out/bin"
+ln -s usr/sbin "$out/sbin"
+ln -s usr/lib "$out/lib"
+ln -s usr/lib64 "$out/lib64"
+for d in proc sys dev tmp run var suite results; do
+	mkdir -p "$out/$d"
+done
+
+while read -r kind src dest; do
+	case $kind in
+	'' | '#'*) continue ;;
+	package) ;;
+	bin)
+		[ -x "$src" ] || die "$src is missing (is its package installed?)"
+		copy "$src" "$src"
+		for lib in $(libs "$src"); do
+			[ -e "$out$lib" ] || copy "$lib" "$lib"
+		done
+		;;
+	file)
+		[ -e "$src" ] || die "$src is missing (is its package installed?)"
+		copy "$src" "${dest:-$src}"
+		;;
+	tree)
+		[ -d "$src" ] || die "$src is missing (is its package installed?)"
+		mkdir -p "$out$(dirname "$src")"
+		cp -RL "$src" "$out$src"
+		;;
+	*) die "$manifest: unknown line kind '$kind'" ;;
+	esac
+done <"$manifest"
+
+# The project's static programs.
+[ -x "$guestbin/init" ] || die "$guestbin/init is missing: run make"
+cp "$guestbin/init" "$out/init"
+for f in "$guestbin"/*; do
+	[ "$(basename "$f")" = init ] || cp "$f" "$out/usr/local/bin/"
+done
+
+# busybox applets fill in every command the packages did not provide.
+for applet in $("$out/usr/bin/busybox" --list-full); do
+	[ -e "$out/$applet" ] || [ -L "$out/$applet" ] || ln -s /usr/bin/busybox "$out/$applet"
+done
+
+cat >"$out/etc/passwd" <<'EOT'
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+EOT
+cat >"$out/etc/group" <<'EOT'
+root:x:0:
+nogroup:x:65534:
+EOT
+printf '127.0.0.1\tlocalhost\n::1\tlocalhost\n' >"$out/etc/hosts"
+echo umlrun >"$out/etc/hostname"
+ln -s /proc/mounts "$out/etc/mtab"
+# Everything is root-owned and not writable by the unprivileged user the
+# guest runs as: hostfs does not enforce read-only, host permissions do.
+chmod -R go-w "$out"

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+/* boot.c - the staging folder and the kernel command line. */
+#define _GNU_SOURCE
+#include "boot.h"
+
+#include <grp.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+const char *tt_mode_name(enum tt_mode m)
+{
+	static const char *const names[] = { "off", "basic", "inf-cpu" };
+
+	return names[m];
+}
+
+int tt_mode_parse(const char *s, enum tt_mode *m)
+{
+	for (int i = TT_OFF; i <= TT_INF_CPU; i++) {
+		if (!strcmp(s, tt_mode_name((enum tt_mode)i))) {
+			*m = (enum tt_mode)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+char *guest_umid(const struct guest_spec *g)
+{
+	return xasprintf("umlrun-%ld-%d", (long)getpid(), g->index);
+}
+
+static void strv_push(char ***v, size_t *n, char *s)
+{
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+void strv_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+char *strv_join(char *const *v)
+{
+	struct strbuf sb = { 0 };
+
+	for (size_t i = 0; v[i]; i++) {
+		bool plain = v[i][0] && strspn(v[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						     "0123456789_-+=.,/:@%") == strlen(v[i]);
+
+		if (i)
+			sb_adds(&sb, " ");
+		if (plain) {
+			sb_adds(&sb, v[i]);
+			continue;
+		}
+		sb_adds(&sb, "'");
+		for (const char *p = v[i]; *p; p++)
+			*p == '\'' ? sb_adds(&sb, "'\\''") : sb_add(&sb, p, 1);
+		sb_adds(&sb, "'");
+	}
+	return sb_detach(&sb);
+}
+
+/* The kernel command line is at most 4096 bytes on UML (COMMAND_LINE_SIZE). */
+#define ARGV_HEX_MAX 3000
+
+static char *argv_hex(char *const *argv)
+{
+	struct strbuf sb = { 0 };
+
+	for (size_t i = 0; argv[i]; i++) {
+		for (const unsigned char *p = (const unsigned char *)argv[i]; *p; p++)
+			sb_printf(&sb, "%02x", *p);
+		sb_adds(&sb, "00");
+	}
+	return sb_detach(&sb);
+}
+
+char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
+{
+	const char *dir = g->stage->dir;
+	char **v = NULL;
+	size_t n = 0;
+
+	strv_push(&v, &n, xasprintf("%s/linux", dir));
+	strv_push(&v, &n, xasprintf("mem=%s", g->mem ? g->mem : "256M"));
+	{
+		_cleanup_free_ char *id = guest_umid(g);
+
+		strv_push(&v, &n, xasprintf("umid=%s", id));
+	}
+	strv_push(&v, &n, xasprintf("uml_dir=%s/g%d/uml", dir, g->index));
+	strv_push(&v, &n, xasprintf("hostfs=%s", dir));
+	strv_push(&v, &n, xstrdup("root=/dev/root"));
+	strv_push(&v, &n, xstrdup("rootfstype=hostfs"));
+	strv_push(&v, &n, xstrdup("rootflags=root"));
+	strv_push(&v, &n, xstrdup("ro"));
+	strv_push(&v, &n, xstrdup("init=/init"));
+	switch (g->mode) {
+	case TT_OFF:
+		break;
+	case TT_BASIC:
+		strv_push(&v, &n, xstrdup("time-travel"));
+		break;
+	case TT_INF_CPU:
+		strv_push(&v, &n, xstrdup("time-travel=inf-cpu"));
+		break;
+	}
+	if (g->has_start && g->mode != TT_OFF)
+		strv_push(&v, &n, xasprintf("time-travel-start=%" PRIu64, g->start_kernel));
+	/* A panic ends the guest at once rather than waiting to reboot. */
+	strv_push(&v, &n, xstrdup("panic=-1"));
+	strv_push(&v, &n, xstrdup("con=null"));
+	strv_push(&v, &n, xstrdup(g->shell ? "con0=fd:0,fd:1" : "con0=null,fd:1"));
+	strv_push(&v, &n, xstrdup("ssl=null"));
+	strv_push(&v, &n, xstrdup("ssl0=fd:3"));
+	strv_push(&v, &n, xstrdup("ssl1=fd:4"));
+	strv_push(&v, &n, xstrdup("ssl2=fd:5"));
+	/* Tests create the radios they need over netlink. */
+	strv_push(&v, &n, xstrdup("mac80211_hwsim.radios=0"));
+	strv_push(&v, &n, xasprintf("umlrun.mode=%s", tt_mode_name(g->mode)));
+	if (g->has_start)
+		strv_push(&v, &n, xasprintf("umlrun.start=%" PRId64, g->start_secs));
+	strv_push(&v, &n, xstrdup("umlrun.suite=suite"));
+	strv_push(&v, &n, xasprintf("umlrun.results=g%d/results", g->index));
+	strv_push(&v, &n, xasprintf("umlrun.timeout=%ld", g->sim_timeout));
+	if (g->test)
+		strv_push(&v, &n, xasprintf("umlrun.test=%s", g->test));
+	if (g->shell)
+		strv_push(&v, &n, xstrdup("umlrun.shell=1"));
+	if (g->argv) {
+		char *hex = argv_hex(g->argv);
+
+		if (strlen(hex) > ARGV_HEX_MAX) {
+			free(hex);
+			strv_free(v);
+			uerr_set(e, EXIT_USAGE, "the command is too long for the kernel command "
+						"line (at most %d bytes); put it in a script under "
+						"testsuites/ and run that",
+				 ARGV_HEX_MAX / 2);
+			return NULL;
+		}
+		strv_push(&v, &n, xasprintf("umlrun.argv=%s", hex));
+		free(hex);
+	}
+	if (g->extra && *g->extra) {
+		_cleanup_free_ char *copy = xstrdup(g->extra);
+
+		for (char *tok = strtok(copy, " \t"); tok; tok = strtok(NULL, " \t"))
+			strv_push(&v, &n, xstrdup(tok));
+	}
+	return v;
+}
+
+static int copy_tree(const char *from, const char *to, bool link)
+{
+	char *argv[] = { "cp", link ? "-al" : "-a", (char *)from, (char *)to, NULL };
+	int st = run_argv(argv, -1);
+
+	return st == 0 ? 0 : -1;
+}
+
+int stage_create(struct stage *s, const char *kernel, const char *rootfs, const char *suites,
+		 struct uerr *e)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	_cleanup_free_ char *tmpl = xasprintf("%s/umlrun.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	_cleanup_free_ char *root = NULL;
+	_cleanup_free_ char *suite = NULL;
+	_cleanup_free_ char *linux_path = NULL;
+
+	memset(s, 0, sizeof(*s));
+	s->uid = getuid();
+	s->gid = getgid();
+	if (geteuid() == 0) {
+		struct passwd *pw = getpwnam("nobody");
+		struct group *gr = getgrnam("nogroup");
+
+		if (!pw)
+			return uerr_set(e, EXIT_INFRA, "running as root needs a 'nobody' user to "
+						       "run the guest as; none exists");
+		s->uid = pw->pw_uid;
+		s->gid = gr ? gr->gr_gid : pw->pw_gid;
+		s->drop = true;
+	}
+	if (!mkdtemp(tmpl))
+		return uerr_sys(e, EXIT_INFRA, "cannot create a folder in %s",
+				tmpdir && *tmpdir ? tmpdir : "/tmp");
+	s->dir = xstrdup(tmpl);
+	/* mkdtemp makes 0700: the guest's user must be able to traverse it. */
+	if (chmod(s->dir, 0755) < 0)
+		goto fail;
+	root = xasprintf("%s/root", s->dir);
+	suite = xasprintf("%s/suite", s->dir);
+	linux_path = xasprintf("%s/linux", s->dir);
+	/* Hard links cost nothing; fall back to copies across file systems. */
+	if (link(kernel, linux_path) < 0 && copy_tree(kernel, linux_path, false) < 0)
+		goto fail;
+	if (copy_tree(rootfs, root, true) < 0 && copy_tree(rootfs, root, false) < 0)
+		goto fail;
+	if (copy_tree(suites, suite, false) < 0 || chmod(suite, 0755) < 0)
+		goto fail;
+	return 0;
+fail:
+	uerr_sys(e, EXIT_INFRA, "cannot prepare the guest's folder %s", s->dir);
+	stage_destroy(s);
+	return -1;
+}
+
+int stage_guest_dir(const struct stage *s, int index, struct uerr *e)
+{
+	static const char *const subs[] = { "results", "uml" };
+	_cleanup_free_ char *g = xasprintf("%s/g%d", s->dir, index);
+
+	rm_rf(g);
+	if (mkdir(g, 0755) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot create %s", g);
+	for (size_t i = 0; i < 2; i++) {
+		_cleanup_free_ char *p = xasprintf("%s/%s", g, subs[i]);
+
+		if (mkdir(p, i ? 0700 : 0755) < 0 || (s->drop && chown(p, s->uid, s->gid) < 0))
+			return uerr_sys(e, EXIT_INFRA, "cannot create %s", p);
+	}
+	return 0;
+}
+
+void stage_destroy(struct stage *s)
+{
+	if (s->dir) {
+		if (rm_rf(s->dir) < 0)
+			warn_sys("cannot remove %s", s->dir);
+		free(s->dir);
+		s->dir = NULL;
+	}
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * boot.h - what a guest is booted with: the staging folder it may see and
+ * the exact kernel command line.
+ *
+ * A stage is one temporary folder per umlrun invocation, the only host
+ * folder the guest can reach (hostfs=STAGE):
+ *   STAGE/linux        the kernel (a hard link into the cache)
+ *   STAGE/root/        the root folder (hard links into the cache), read-only
+ *   STAGE/suite/       a copy of testsuites/, mounted read-only
+ *   STAGE/gN/results/  guest N's artifacts, the only writable place
+ *   STAGE/gN/uml/      guest N's uml_dir and TMPDIR (umid folder, memory file)
+ * Started as root, the guest runs as nobody:nogroup, which owns only gN/.
+ */
+#ifndef UMLRUN_BOOT_H
+#define UMLRUN_BOOT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+enum tt_mode {
+	TT_OFF,
+	TT_BASIC,
+	TT_INF_CPU,
+};
+
+const char *tt_mode_name(enum tt_mode m);
+int tt_mode_parse(const char *s, enum tt_mode *m);
+
+struct stage {
+	char *dir;
+	uid_t uid; /* who the guest runs as */
+	gid_t gid;
+	bool drop; /* started as root: run the guest as uid/gid */
+};
+
+struct guest_spec {
+	const struct stage *stage;
+	int index;	   /* N of STAGE/gN */
+	enum tt_mode mode;
+	bool has_start;
+	uint64_t start_kernel; /* time-travel-start= value, in the kernel's unit */
+	int64_t start_secs;
+	const char *mem;      /* e.g. "256M" */
+	const char *test;     /* SUITE/tNNNN-name.sh, or NULL */
+	char *const *argv;    /* umlrun exec, or NULL */
+	bool shell;
+	long sim_timeout;     /* seconds of simulated time, 0 for none */
+	const char *extra;    /* extra kernel parameters (settings' cmdline=) */
+};
+
+/* The guest's umid: unique per umlrun process and guest. */
+char *guest_umid(const struct guest_spec *g);
+/* argv for exec: STAGE/linux and the parameters. NULL-terminated, malloc'd. */
+char **guest_cmdline(const struct guest_spec *g, struct uerr *e);
+void strv_free(char **v);
+/* The command line as one shell-readable line, for logs. */
+char *strv_join(char *const *v);
+
+int stage_create(struct stage *s, const char *kernel, const char *rootfs, const char *suites,
+		 struct uerr *e);
+/* STAGE/gN with results/ and uml/ owned by the guest's user. */
+int stage_guest_dir(const struct stage *s, int index, struct uerr *e);
+void stage_destroy(struct stage *s);
+
+#endif

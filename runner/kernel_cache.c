@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: MIT
+/* kernel_cache.c - configure, build and cache the UML kernel. */
+#define _GNU_SOURCE
+#include "kernel_cache.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "kconfig.h"
+
+const char *kernel_tree_unclean(const char *src)
+{
+	/* The same test the kernel's top Makefile makes before an O= build. */
+	static const char *const marks[] = { ".config", "include/config",
+					     "arch/um/include/generated" };
+
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		_cleanup_free_ char *p = xasprintf("%s/%s", src, marks[i]);
+
+		if (path_exists(p))
+			return marks[i];
+	}
+	return NULL;
+}
+
+/* Hashing a user's tree: path, size and mtime of every file. */
+static struct hasher *tree_hasher;
+
+static int tree_visit(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+
+	if (flag == FTW_D && (!strcmp(base, ".git") || !strcmp(base, ".pc")))
+		return FTW_SKIP_SUBTREE;
+	if (flag != FTW_F && flag != FTW_SL)
+		return FTW_CONTINUE;
+	hasher_add_str(tree_hasher, path);
+	hasher_add(tree_hasher, &st->st_size, sizeof(st->st_size));
+	hasher_add(tree_hasher, &st->st_mtim, sizeof(st->st_mtim));
+	return FTW_CONTINUE;
+}
+
+static int tree_identity(const char *src, char hex[65], struct uerr *e)
+{
+	tree_hasher = hasher_new();
+	if (nftw(src, tree_visit, 64, FTW_PHYS | FTW_ACTIONRETVAL) < 0) {
+		hasher_final(steal_ptr(&tree_hasher), hex);
+		return uerr_sys(e, EXIT_USAGE, "cannot read kernel tree %s", src);
+	}
+	hasher_final(steal_ptr(&tree_hasher), hex);
+	return 0;
+}
+
+static int log_open(const char *path, struct uerr *e)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot write %s", path);
+	return fd;
+}
+
+/* The last line of the log that looks like a compiler or make error. */
+static char *log_last_error(const char *log)
+{
+	_cleanup_free_ char *text = NULL;
+	char *best = NULL, *p;
+
+	if (read_file(log, &text, NULL) < 0)
+		return xstrdup("(no log)");
+	for (p = text; *p;) {
+		char *nl = strchrnul(p, '\n');
+
+		if (memmem(p, (size_t)(nl - p), "rror", 4)) {
+			free(best);
+			best = strndup(p, (size_t)(nl - p));
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+	return best ? best : xstrdup("(see the log)");
+}
+
+static int run_step(char *const argv[], const char *log, const char *what, struct uerr *e)
+{
+	_cleanup_close_ int fd = log_open(log, e);
+	int st;
+
+	if (fd < 0)
+		return -1;
+	dprintf(fd, "$");
+	for (size_t i = 0; argv[i]; i++)
+		dprintf(fd, " %s", argv[i]);
+	dprintf(fd, "\n");
+	st = run_argv(argv, fd);
+	if (st < 0) {
+		errno = -st;
+		return uerr_sys(e, EXIT_INFRA, "%s: cannot run %s", what, argv[0]);
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		_cleanup_free_ char *last = log_last_error(log);
+
+		return uerr_set(e, EXIT_INFRA, "%s failed: %s (full log: %s)", what, last, log);
+	}
+	return 0;
+}
+
+/*
+ * make, with its output in the log and one moving line on the terminal
+ * (or one line a minute when stderr is not a terminal, e.g. in CI logs).
+ */
+static int run_make_progress(char *const argv[], const char *log, bool tty, struct uerr *e)
+{
+	_cleanup_close_ int fd = log_open(log, e);
+	int pfd[2], st;
+	time_t t0 = time(NULL), last_print = t0;
+	unsigned long steps = 0;
+	char buf[8192], cur[128] = "";
+	size_t have = 0;
+	pid_t pid;
+
+	if (fd < 0)
+		return -1;
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return uerr_sys(e, EXIT_INFRA, "pipe");
+	pid = fork();
+	if (pid < 0)
+		return uerr_sys(e, EXIT_INFRA, "fork");
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	for (;;) {
+		ssize_t n = read(pfd[0], buf + have, sizeof(buf) - 1 - have);
+		char *p, *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (write(fd, buf + have, (size_t)n) < 0)
+			break;
+		have += (size_t)n;
+		buf[have] = '\0';
+		for (p = buf; (nl = strchr(p, '\n')); p = nl + 1) {
+			*nl = '\0';
+			/* kbuild's quiet lines: "  CC      kernel/time/timer.o" */
+			if (p[0] == ' ' && p[1] == ' ' && p[2] != ' ') {
+				steps++;
+				snprintf(cur, sizeof(cur), "%s", p + 2);
+			}
+		}
+		have = strlen(p);
+		memmove(buf, p, have + 1);
+		if (have > sizeof(buf) / 2)
+			have = 0;
+		if (tty) {
+			fprintf(stderr, "\r\033[K%s: building kernel [%lu steps, %lds] %.60s", prog_name,
+				steps, (long)(time(NULL) - t0), cur);
+		} else if (time(NULL) - last_print >= 60) {
+			last_print = time(NULL);
+			fprintf(stderr, "%s: building kernel: %lu steps, %lds\n", prog_name, steps,
+				(long)(last_print - t0));
+		}
+	}
+	close(pfd[0]);
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return uerr_sys(e, EXIT_INFRA, "waitpid");
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		_cleanup_free_ char *last = log_last_error(log);
+
+		return uerr_set(e, EXIT_INFRA, "kernel build failed: %s (full log: %s)", last, log);
+	}
+	return 0;
+}
+
+static int extract_tarball(const char *root, const char *tarball, const char *id, char **src,
+			   struct uerr *e)
+{
+	_cleanup_free_ char *dir = xasprintf("%s/src/%s", root, id);
+	_cleanup_free_ char *tmp = xasprintf("%s.tmp-%ld", dir, (long)getpid());
+	_cleanup_free_ char *log = xasprintf("%s/src/%s.log", root, id);
+	DIR *d;
+	struct dirent *de;
+
+	if (!is_dir(dir)) {
+		char *argv[] = { "tar", "-C", tmp, "-xf", (char *)tarball, NULL };
+
+		if (rm_rf(tmp) < 0 || mkdir_p(tmp, 0755) < 0)
+			return uerr_sys(e, EXIT_INFRA, "cannot create %s", tmp);
+		if (run_step(argv, log, "extracting the kernel source", e) < 0) {
+			rm_rf(tmp);
+			return -1;
+		}
+		if (rename(tmp, dir) < 0) {
+			rm_rf(tmp);
+			return uerr_sys(e, EXIT_INFRA, "cannot rename %s", tmp);
+		}
+	}
+	/* The tarball holds one top folder (linux-source-6.1). */
+	d = opendir(dir);
+	if (!d)
+		return uerr_sys(e, EXIT_INFRA, "cannot open %s", dir);
+	*src = NULL;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && !*src)
+			*src = xasprintf("%s/%s", dir, de->d_name);
+	closedir(d);
+	if (!*src)
+		return uerr_set(e, EXIT_INFRA, "%s is empty: remove it and retry", dir);
+	return 0;
+}
+
+static char *compiler_version(void)
+{
+	char *argv[] = { "gcc", "--version", NULL };
+	int st;
+	char *out = capture_argv(argv, &st);
+
+	if (!out)
+		return xstrdup("unknown");
+	out[strcspn(out, "\n")] = '\0';
+	return out;
+}
+
+/* The config fragments to merge: the project's, then the user's. */
+static char **fragment_list(const struct kernel_opts *o, size_t *n, struct uerr *e)
+{
+	struct dirent **names = NULL;
+	int count = scandir(o->config_dir, &names, NULL, alphasort);
+	char **v;
+
+	*n = 0;
+	if (count < 0) {
+		uerr_sys(e, EXIT_INFRA, "cannot read %s", o->config_dir);
+		return NULL;
+	}
+	v = xcalloc((size_t)count + o->nfragments + 1, sizeof(char *));
+	for (int i = 0; i < count; i++) {
+		size_t l = strlen(names[i]->d_name);
+
+		if (l > 7 && !strcmp(names[i]->d_name + l - 7, ".config"))
+			v[(*n)++] = xasprintf("%s/%s", o->config_dir, names[i]->d_name);
+		free(names[i]);
+	}
+	free(names);
+	for (size_t i = 0; i < o->nfragments; i++) {
+		char *abs = realpath(o->fragments[i], NULL);
+
+		if (!abs) {
+			uerr_sys(e, EXIT_USAGE, "--config %s", o->fragments[i]);
+			for (size_t j = 0; j < *n; j++)
+				free(v[j]);
+			free(v);
+			return NULL;
+		}
+		v[(*n)++] = abs;
+	}
+	return v;
+}
+
+static int read_info(struct kernel *k)
+{
+	_cleanup_free_ char *path = xasprintf("%s/info", k->dir);
+	_cleanup_free_ char *text = NULL;
+	char *p;
+
+	if (read_file(path, &text, NULL) < 0)
+		return -1;
+	p = strstr(text, "start_unit=");
+	if (!p)
+		return -1;
+	p += strlen("start_unit=");
+	p[strcspn(p, "\n")] = '\0';
+	k->start_unit = start_unit_from_name(p);
+	return 0;
+}
+
+static int configure(const char *src, const char *bdir, char **frags, size_t nfrags,
+		     const struct kreq_set *req, const char *log, struct uerr *e)
+{
+	_cleanup_free_ char *o_arg = xasprintf("O=%s", bdir);
+	_cleanup_free_ char *merge = xasprintf("%s/scripts/kconfig/merge_config.sh", src);
+	_cleanup_free_ char *dotconfig = xasprintf("%s/.config", bdir);
+	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *lost = NULL;
+	char *defconfig[] = { "make", "-C", (char *)src, "ARCH=um", o_arg, "defconfig", NULL };
+	char *olddef[] = { "make", "-C", (char *)src, "ARCH=um", o_arg, "olddefconfig", NULL };
+	char **margv = xcalloc(nfrags + 6, sizeof(char *));
+	bool user_lost;
+	int r;
+
+	margv[0] = merge;
+	margv[1] = "-m";
+	margv[2] = "-O";
+	margv[3] = (char *)bdir;
+	margv[4] = dotconfig;
+	for (size_t i = 0; i < nfrags; i++)
+		margv[5 + i] = frags[i];
+	setenv("ARCH", "um", 1);
+	r = run_step(defconfig, log, "make defconfig", e);
+	if (r == 0)
+		r = run_step(margv, log, "merge_config.sh", e);
+	free(margv);
+	if (r == 0)
+		r = run_step(olddef, log, "make olddefconfig", e);
+	if (r < 0)
+		return r;
+	if (read_file(dotconfig, &text, NULL) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot read %s", dotconfig);
+	lost = kreq_verify(req, text, &user_lost);
+	if (lost)
+		return uerr_set(e, user_lost ? EXIT_USAGE : EXIT_INFRA,
+				"requested kernel options did not survive olddefconfig: %s", lost);
+	return 0;
+}
+
+static int detect_start_unit(struct kernel *k, const char *binary, struct uerr *e)
+{
+	char *argv[] = { (char *)binary, "--help", NULL };
+	int st;
+	_cleanup_free_ char *help = capture_argv(argv, &st);
+
+	k->start_unit = help ? start_unit_from_help(help) : START_UNIT_UNKNOWN;
+	if (k->start_unit == START_UNIT_UNKNOWN)
+		return uerr_set(e, EXIT_INFRA,
+				"%s --help does not document time-travel-start=: the kernel lacks "
+				"CONFIG_UML_TIME_TRAVEL_SUPPORT",
+				binary);
+	return 0;
+}
+
+static int install_kernel(struct kernel *k, const char *bdir, struct uerr *e)
+{
+	_cleanup_free_ char *built = xasprintf("%s/linux", bdir);
+	_cleanup_free_ char *cfg = xasprintf("%s/.config", bdir);
+	_cleanup_free_ char *cfg_out = xasprintf("%s/config", k->dir);
+	_cleanup_free_ char *tmp = xasprintf("%s.tmp", k->binary);
+	_cleanup_free_ char *info = NULL;
+	_cleanup_free_ char *info_path = xasprintf("%s/info", k->dir);
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	int r;
+
+	if (detect_start_unit(k, built, e) < 0)
+		return -1;
+	if (read_file(cfg, &text, &len) < 0 || write_file_atomic(cfg_out, text, len) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot copy %s", cfg);
+	info = xasprintf("start_unit=%s\n", start_unit_name(k->start_unit));
+	if ((r = write_file_atomic(info_path, info, strlen(info))) < 0) {
+		errno = -r;
+		return uerr_sys(e, EXIT_INFRA, "cannot write %s", info_path);
+	}
+	/* linux appears last and atomically: it marks the entry complete. */
+	unlink(tmp);
+	if (link(built, tmp) < 0) {
+		char *argv[] = { "cp", built, tmp, NULL };
+
+		if (run_argv(argv, -1) != 0)
+			return uerr_sys(e, EXIT_INFRA, "cannot copy %s", built);
+	}
+	if (rename(tmp, k->binary) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot install %s", k->binary);
+	return 0;
+}
+
+int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
+{
+	_cleanup_free_ char *root = cache_root();
+	_cleanup_free_ char *cc = compiler_version();
+	_cleanup_free_ char *src = NULL;
+	_cleanup_free_ char *bdir = NULL;
+	_cleanup_free_ char *log = NULL;
+	_cleanup_free_ char *lockpath = NULL;
+	_cleanup_free_ char *inputs_path = NULL;
+	_cleanup_close_ int lock = -1;
+	struct strbuf inputs = { 0 };
+	struct kreq_set req = { 0 };
+	struct hasher *h;
+	char bkey[65], id[65];
+	char **frags;
+	size_t nfrags;
+	int r = -1;
+
+	memset(k, 0, sizeof(*k));
+	if (o->src) {
+		const char *bad;
+
+		src = realpath(o->src, NULL);
+		if (!src || !is_dir(src))
+			return uerr_set(e, EXIT_USAGE, "--kernel-src %s: no such folder", o->src);
+		if ((bad = kernel_tree_unclean(src)))
+			return uerr_set(e, EXIT_USAGE,
+					"kernel tree %s is not clean (it has %s): umlrun builds out "
+					"of tree; run 'make -C %s mrproper' or give a pristine copy",
+					src, bad, src);
+		if (!path_exists(src) || !is_dir(src))
+			return -1;
+		sb_printf(&inputs, "source: tree %s\n", src);
+	} else {
+		struct stat st;
+
+		if (stat(o->tarball, &st) < 0)
+			return uerr_set(e, EXIT_INFRA,
+					"kernel source %s is missing: install it with 'apt-get install "
+					"linux-source-6.1' (or give --kernel-src DIR)",
+					o->tarball);
+		sb_printf(&inputs, "source: tarball %s size=%lld mtime=%lld\n", o->tarball,
+			  (long long)st.st_size, (long long)st.st_mtime);
+	}
+	sb_printf(&inputs, "base: ARCH=um defconfig\ncompiler: %s\n", cc);
+	frags = fragment_list(o, &nfrags, e);
+	if (!frags)
+		goto out;
+	for (size_t i = 0; i < nfrags; i++) {
+		char hex[65];
+
+		h = hasher_new();
+		if (hasher_add_file(h, frags[i]) < 0) {
+			hasher_final(h, hex);
+			uerr_sys(e, EXIT_USAGE, "config fragment %s", frags[i]);
+			goto out;
+		}
+		hasher_final(h, hex);
+		sb_printf(&inputs, "fragment: %s sha256=%s\n", frags[i], hex);
+		if (kreq_add_fragment(&req, frags[i], i >= nfrags - o->nfragments, e) < 0)
+			goto out;
+	}
+
+	/* The build folder is keyed without the tree's content, the kernel with. */
+	h = hasher_new();
+	hasher_add_str(h, inputs.buf);
+	hasher_final(h, bkey);
+	if (o->src) {
+		if (tree_identity(src, id, e) < 0)
+			goto out;
+		sb_printf(&inputs, "tree-content: %s\n", id);
+	}
+	h = hasher_new();
+	hasher_add_str(h, inputs.buf);
+	hasher_final(h, k->key);
+
+	k->dir = xasprintf("%s/kernels/%.16s", root, k->key);
+	k->binary = xasprintf("%s/linux", k->dir);
+	if (path_exists(k->binary) && read_info(k) == 0) {
+		r = 0;
+		goto out;
+	}
+
+	/* Not cached: build it, one umlrun at a time. */
+	if (mkdir_p(k->dir, 0755) < 0) {
+		uerr_sys(e, EXIT_INFRA, "cannot create %s", k->dir);
+		goto out;
+	}
+	lockpath = xasprintf("%s/lock", root);
+	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+		uerr_sys(e, EXIT_INFRA, "cannot lock %s", lockpath);
+		goto out;
+	}
+	if (path_exists(k->binary) && read_info(k) == 0) {
+		r = 0; /* another umlrun built it while we waited */
+		goto out;
+	}
+	inputs_path = xasprintf("%s/inputs.txt", k->dir);
+	write_file_atomic(inputs_path, inputs.buf, inputs.len);
+	log = xasprintf("%s/build.log", k->dir);
+	unlink(log);
+	if (!o->src) {
+		char sid[65];
+
+		/* The source id is the tarball line alone. */
+		h = hasher_new();
+		hasher_add(h, inputs.buf, strcspn(inputs.buf, "\n"));
+		hasher_final(h, sid);
+		sid[16] = '\0';
+		if (o->progress)
+			note("extracting %s (once)", o->tarball);
+		if (extract_tarball(root, o->tarball, sid, &src, e) < 0)
+			goto out;
+	}
+	bdir = xasprintf("%s/builds/%.16s", root, bkey);
+	if (mkdir_p(bdir, 0755) < 0) {
+		uerr_sys(e, EXIT_INFRA, "cannot create %s", bdir);
+		goto out;
+	}
+	note("building the kernel in %s (log: %s)", bdir, log);
+	if (configure(src, bdir, frags, nfrags, &req, log, e) < 0)
+		goto out;
+	{
+		_cleanup_free_ char *o_arg = xasprintf("O=%s", bdir);
+		_cleanup_free_ char *j_arg = xasprintf("-j%d", o->jobs > 0 ? o->jobs : 1);
+		char *argv[] = { "make", "-C", src, "ARCH=um", o_arg, j_arg, "linux", NULL };
+
+		if (run_make_progress(argv, log, o->progress, e) < 0)
+			goto out;
+	}
+	if (install_kernel(k, bdir, e) < 0)
+		goto out;
+	k->built = true;
+	r = 0;
+out:
+	if (frags) {
+		for (size_t i = 0; i < nfrags; i++)
+			free(frags[i]);
+		free(frags);
+	}
+	kreq_free(&req);
+	sb_release(&inputs);
+	return r;
+}
+
+void kernel_release(struct kernel *k)
+{
+	free(k->dir);
+	free(k->binary);
+	k->dir = k->binary = NULL;
+}

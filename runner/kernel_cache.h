@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kernel_cache.h - build a time-travel UML kernel once, reuse it after.
+ *
+ * Kernels live under $XDG_CACHE_HOME/umlrun (default ~/.cache/umlrun):
+ *   src/ID/          the Debian linux-source tarball, extracted once
+ *   builds/BKEY/     the O= build folder (incremental across rebuilds)
+ *   kernels/KEY/     linux, config, inputs.txt, info, build.log
+ * KEY hashes the source identity (tarball name/size/mtime, or every file's
+ * path/size/mtime of a --kernel-src tree), the base config, each fragment's
+ * text and the compiler's version: a changed input can never reuse a stale
+ * kernel, and an unchanged one does no work (kernels/KEY/linux exists).
+ */
+#ifndef UMLRUN_KERNEL_CACHE_H
+#define UMLRUN_KERNEL_CACHE_H
+
+#include "starttime.h"
+#include "util.h"
+
+struct kernel_opts {
+	const char *src;	 /* --kernel-src, or NULL for the Debian tarball */
+	const char *tarball;	 /* the Debian tarball's path */
+	char **fragments;	 /* --config FRAGMENT, in order */
+	size_t nfragments;
+	const char *config_dir; /* the project's uml-config/ */
+	int jobs;
+	bool progress; /* draw a moving progress line on stderr */
+};
+
+struct kernel {
+	char *dir;   /* kernels/KEY */
+	char *binary; /* kernels/KEY/linux */
+	char key[65];
+	enum start_unit start_unit;
+	bool built; /* false when the cache already had it */
+};
+
+int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e);
+void kernel_release(struct kernel *k);
+/* Is an in-tree configured kernel tree? Names the offending file. */
+const char *kernel_tree_unclean(const char *src);
+
+#endif

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/* ktap.c - a small KTAP reader for the guest's result lines. */
+#define _GNU_SOURCE
+#include "ktap.h"
+
+#include <ctype.h>
+#include <string.h>
+
+void ktap_init(struct ktap *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->planned = -1;
+}
+
+/* Splits "title # DIRECTIVE rest" in place; returns the directive word. */
+static char *split_directive(char *s, char **rest)
+{
+	char *hash = strstr(s, " # ");
+	char *word;
+
+	*rest = NULL;
+	if (!hash)
+		return NULL;
+	word = hash + 3;
+	if (strncasecmp(word, "SKIP", 4) && strncasecmp(word, "TODO", 4))
+		return NULL;
+	if (word[4] && word[4] != ' ')
+		return NULL;
+	*hash = '\0';
+	*rest = word[4] ? word + 5 : word + 4;
+	return word;
+}
+
+static void feed_result(struct ktap *k, const char *line, bool ok)
+{
+	_cleanup_free_ char *copy = xstrdup(line);
+	char *p = copy, *end, *dir, *rest;
+	struct ktap_case c = { 0 };
+	long n = strtol(p, &end, 10);
+
+	if (end == p)
+		return;
+	p = end;
+	while (*p == ' ')
+		p++;
+	if (*p == '-' && p[1] == ' ') /* TAP's "ok 1 - title" */
+		p += 2;
+	dir = split_directive(p, &rest);
+	c.number = (int)n;
+	c.title = xstrdup(p);
+	c.directive = xstrdup(rest ? rest : "");
+	if (dir && !strncasecmp(dir, "SKIP", 4))
+		c.result = KTAP_SKIP;
+	else if (dir)
+		c.result = ok ? KTAP_XPASS : KTAP_XFAIL;
+	else
+		c.result = ok ? KTAP_PASS : KTAP_FAIL;
+	if (c.number != (int)k->ncases + 1)
+		k->bad_numbers++;
+	k->cases = xrealloc(k->cases, (k->ncases + 1) * sizeof(*k->cases));
+	k->cases[k->ncases++] = c;
+	k->counts[c.result]++;
+}
+
+void ktap_feed(struct ktap *k, const char *line)
+{
+	if (!strncmp(line, "KTAP version ", 13) || !strncmp(line, "TAP version ", 12)) {
+		k->saw_version = true;
+	} else if (!strncmp(line, "ok ", 3)) {
+		feed_result(k, line + 3, true);
+	} else if (!strncmp(line, "not ok ", 7)) {
+		feed_result(k, line + 7, false);
+	} else if (!strncmp(line, "1..", 3) && isdigit((unsigned char)line[3])) {
+		char *rest;
+		_cleanup_free_ char *copy = xstrdup(line);
+
+		k->planned = atoi(line + 3);
+		if (k->planned == 0 && split_directive(copy + 3, &rest)) {
+			k->skip_all = true;
+			free(k->skip_reason);
+			k->skip_reason = xstrdup(rest);
+		}
+	}
+}
+
+bool ktap_passed(const struct ktap *k)
+{
+	if (k->counts[KTAP_FAIL] || k->bad_numbers)
+		return false;
+	if (k->skip_all)
+		return true;
+	return k->planned > 0 && (size_t)k->planned == k->ncases;
+}
+
+bool ktap_skipped(const struct ktap *k)
+{
+	return k->skip_all || (k->ncases && (size_t)k->counts[KTAP_SKIP] == k->ncases);
+}
+
+const char *ktap_result_name(enum ktap_result r)
+{
+	static const char *const names[] = { "pass", "fail", "skip", "xfail", "xpass" };
+
+	return names[r];
+}
+
+void ktap_free(struct ktap *k)
+{
+	for (size_t i = 0; i < k->ncases; i++) {
+		free(k->cases[i].title);
+		free(k->cases[i].directive);
+	}
+	free(k->cases);
+	free(k->skip_reason);
+	ktap_init(k);
+}

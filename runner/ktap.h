@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ktap.h - read the KTAP a test file prints on the result channel.
+ *
+ * Feed it one line at a time (no newline). Only top-level lines count
+ * (nested subtests are indented); directives follow " # ":
+ *   ok 3 title # SKIP reason       skipped
+ *   not ok 4 title # TODO reason   expected failure (not a failure)
+ *   ok 5 title # TODO reason       expected failure that passed
+ *   1..0 # SKIP reason             the whole file skipped
+ */
+#ifndef UMLRUN_KTAP_H
+#define UMLRUN_KTAP_H
+
+#include "util.h"
+
+enum ktap_result {
+	KTAP_PASS,
+	KTAP_FAIL,
+	KTAP_SKIP,
+	KTAP_XFAIL, /* not ok # TODO */
+	KTAP_XPASS, /* ok # TODO */
+};
+
+struct ktap_case {
+	int number;
+	char *title;
+	enum ktap_result result;
+	char *directive; /* text after the directive word, may be "" */
+};
+
+struct ktap {
+	int planned; /* -1: no plan seen */
+	bool skip_all;
+	char *skip_reason;
+	struct ktap_case *cases;
+	size_t ncases;
+	int counts[KTAP_XPASS + 1];
+	bool saw_version;
+	int bad_numbers; /* results out of sequence */
+};
+
+void ktap_init(struct ktap *k);
+void ktap_feed(struct ktap *k, const char *line);
+/* Every planned case ran and none failed. */
+bool ktap_passed(const struct ktap *k);
+/* Every case skipped (or the file skipped as a whole). */
+bool ktap_skipped(const struct ktap *k);
+const char *ktap_result_name(enum ktap_result r);
+void ktap_free(struct ktap *k);
+
+#endif

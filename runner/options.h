@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * options.h - the command line: `umlrun COMMAND [OPTIONS] [ARGS]`.
+ * Parsing never prints or exits; the command layer does (exit 2 on bad
+ * usage, with a one-line hint).
+ */
+#ifndef UMLRUN_OPTIONS_H
+#define UMLRUN_OPTIONS_H
+
+#include "boot.h"
+#include "util.h"
+
+enum command {
+	CMD_NONE,
+	CMD_BUILD,
+	CMD_RUN,
+	CMD_EXEC,
+	CMD_SHELL,
+	CMD_LIST,
+	CMD_HELP,
+};
+
+struct opts {
+	enum command cmd;
+	const char *cmd_name;
+	bool help;
+	enum tt_mode mode;
+	const char *start; /* --start, as given */
+	const char *mem;
+	const char *results_dir;
+	const char *kernel_src;
+	char **configs;
+	size_t nconfigs;
+	int make_jobs;
+	long timeout;	     /* --timeout: simulated seconds, overrides settings */
+	double wall_timeout; /* --wall-timeout, overrides settings */
+	int repeat;
+	bool check_determinism;
+	bool verbose;
+	char **args; /* tests (run), the command (exec) */
+	int nargs;
+};
+
+int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e);
+void opts_free(struct opts *o);
+enum command command_lookup(const char *name);
+/* The usage text of a command (or of umlrun as a whole for CMD_NONE). */
+const char *command_usage(enum command c);
+
+#endif

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+/* report.c - verdicts, the run folder, results.json and junit.xml. */
+#define _GNU_SOURCE
+#include "report.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+const char *verdict_name(enum verdict v)
+{
+	static const char *const names[] = { "pass",	"fail",	 "skip",
+					     "timeout", "crash", "interrupted" };
+
+	return names[v];
+}
+
+enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, char **reason)
+{
+	*reason = NULL;
+	switch (o->end) {
+	case GUEST_REPORTED:
+		break;
+	case GUEST_SIM_TIMEOUT:
+	case GUEST_WALL_TIMEOUT:
+		*reason = xasprintf("TIMEOUT %s", o->detail);
+		return V_TIMEOUT;
+	case GUEST_INTERRUPTED:
+		*reason = xasprintf("ERROR interrupted: %s", o->detail);
+		return V_INTERRUPTED;
+	case GUEST_CRASH:
+	case GUEST_KILLED:
+	case GUEST_INIT_ERROR:
+		*reason = xasprintf("ERROR %s", o->detail);
+		return V_CRASH;
+	}
+	if (o->job_signal) {
+		*reason = xasprintf("ERROR the test was killed by signal %d", o->job_signal);
+		return V_FAIL;
+	}
+	if (ktap_skipped(k) && o->job_exit == 0) {
+		*reason = xasprintf("SKIP %s", k->skip_reason ? k->skip_reason : "every test skipped");
+		return V_SKIP;
+	}
+	if (o->job_exit == 0 && ktap_passed(k))
+		return V_PASS;
+	if (o->job_exit == 0 && !k->counts[KTAP_FAIL])
+		*reason = xstrdup(k->planned < 0 ? "ERROR no plan line: the test file ended early"
+						 : "ERROR the plan and the results disagree");
+	return V_FAIL;
+}
+
+int run_dir_create(const char *results, char **run_dir, struct uerr *e)
+{
+	char stamp[64];
+	time_t t = time(NULL);
+	struct tm tm;
+	_cleanup_free_ char *latest = NULL;
+	_cleanup_free_ char *tmp_link = NULL;
+	char *dir = NULL;
+
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "run-%Y%m%dT%H%M%SZ", &tm);
+	if (mkdir_p(results, 0755) < 0 || access(results, W_OK) < 0)
+		return uerr_sys(e, EXIT_USAGE, "results folder %s is not writable; give another with --results", results);
+	for (int i = 1; i < 1000; i++) {
+		dir = i == 1 ? xasprintf("%s/%s", results, stamp) : xasprintf("%s/%s-%d", results, stamp, i);
+		if (mkdir(dir, 0755) == 0)
+			break;
+		if (errno != EEXIST) {
+			free(dir);
+			return uerr_sys(e, EXIT_USAGE, "cannot create a run folder in %s", results);
+		}
+		free(dir);
+		dir = NULL;
+	}
+	if (!dir)
+		return uerr_set(e, EXIT_INFRA, "too many runs in the same second in %s", results);
+	/* Replace latest atomically: a new link, renamed over the old one. */
+	latest = xasprintf("%s/latest", results);
+	tmp_link = xasprintf("%s/.latest.%ld", results, (long)getpid());
+	unlink(tmp_link);
+	if (symlink(strrchr(dir, '/') + 1, tmp_link) < 0 || rename(tmp_link, latest) < 0) {
+		unlink(tmp_link);
+		warn_sys("cannot point %s at the new run", latest);
+	}
+	*run_dir = dir;
+	return 0;
+}
+
+static void json_str(struct strbuf *sb, const char *s)
+{
+	sb_adds(sb, "\"");
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_printf(sb, "\\%c", *p);
+		else if (*p == '\n')
+			sb_adds(sb, "\\n");
+		else if (*p == '\t')
+			sb_adds(sb, "\\t");
+		else if (*p < 0x20)
+			sb_printf(sb, "\\u%04x", *p);
+		else
+			sb_add(sb, p, 1);
+	}
+	sb_adds(sb, "\"");
+}
+
+static int write_out(const char *path, struct strbuf *sb, struct uerr *e)
+{
+	int r = write_file_atomic(path, sb->buf, sb->len);
+
+	sb_release(sb);
+	if (r < 0) {
+		errno = -r;
+		return uerr_sys(e, EXIT_INFRA, "cannot write %s", path);
+	}
+	return 0;
+}
+
+int report_write_json(const char *path, const struct run_info *ri, const struct record *r,
+		      size_t n, struct uerr *e)
+{
+	struct strbuf sb = { 0 };
+	int counts[V_INTERRUPTED + 1] = { 0 };
+
+	sb_adds(&sb, "{\n  \"format\": \"umlrun-results-1\",\n  \"mode\": ");
+	json_str(&sb, ri->mode);
+	if (ri->has_start)
+		sb_printf(&sb, ",\n  \"start\": %lld", ri->start);
+	sb_adds(&sb, ",\n  \"kernel\": ");
+	json_str(&sb, ri->kernel);
+	sb_adds(&sb, ",\n  \"kernel_key\": ");
+	json_str(&sb, ri->kernel_key);
+	sb_adds(&sb, ",\n  \"cmdline\": ");
+	json_str(&sb, ri->cmdline_example);
+	sb_printf(&sb, ",\n  \"wall_seconds\": %.3f,\n  \"exit_code\": %d,\n  \"tests\": [",
+		  ri->wall_seconds, ri->exit_code);
+	for (size_t i = 0; i < n; i++) {
+		const struct record *t = &r[i];
+
+		counts[t->verdict]++;
+		sb_adds(&sb, i ? ",\n    {" : "\n    {");
+		sb_adds(&sb, "\"id\": ");
+		json_str(&sb, t->test->id);
+		sb_printf(&sb, ", \"attempt\": %d, \"result\": ", t->attempt);
+		json_str(&sb, verdict_name(t->verdict));
+		sb_adds(&sb, ", \"reason\": ");
+		json_str(&sb, t->reason);
+		sb_adds(&sb, ", \"end\": ");
+		json_str(&sb, guest_end_name(t->outcome.end));
+		sb_printf(&sb, ", \"exit\": %d, \"sim_seconds\": %.9f, \"wall_seconds\": %.3f",
+			  t->outcome.job_exit, t->outcome.sim_seconds, t->outcome.wall_seconds);
+		sb_adds(&sb, ", \"dir\": ");
+		json_str(&sb, t->dir);
+		sb_adds(&sb, ", \"subtests\": [");
+		for (size_t j = 0; j < t->ktap.ncases; j++) {
+			const struct ktap_case *c = &t->ktap.cases[j];
+
+			sb_printf(&sb, "%s{\"n\": %d, \"name\": ", j ? ", " : "", c->number);
+			json_str(&sb, c->title);
+			sb_adds(&sb, ", \"result\": ");
+			json_str(&sb, ktap_result_name(c->result));
+			if (c->directive[0]) {
+				sb_adds(&sb, ", \"directive\": ");
+				json_str(&sb, c->directive);
+			}
+			sb_adds(&sb, "}");
+		}
+		sb_adds(&sb, "]}");
+	}
+	sb_adds(&sb, "\n  ],\n  \"summary\": {");
+	for (int v = V_PASS; v <= V_INTERRUPTED; v++)
+		sb_printf(&sb, "%s\"%s\": %d", v ? ", " : "", verdict_name((enum verdict)v), counts[v]);
+	sb_adds(&sb, "}\n}\n");
+	return write_out(path, &sb, e);
+}
+
+static void xml_str(struct strbuf *sb, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		switch (*p) {
+		case '<':
+			sb_adds(sb, "&lt;");
+			break;
+		case '>':
+			sb_adds(sb, "&gt;");
+			break;
+		case '&':
+			sb_adds(sb, "&amp;");
+			break;
+		case '"':
+			sb_adds(sb, "&quot;");
+			break;
+		default:
+			/* XML 1.0 forbids most control characters. */
+			if (*p >= 0x20 || *p == '\n' || *p == '\t')
+				sb_add(sb, p, 1);
+		}
+	}
+}
+
+/* One <testsuite> per test file, one <testcase> per KTAP case. */
+int report_write_junit(const char *path, const struct run_info *ri, const struct record *r,
+		       size_t n, struct uerr *e)
+{
+	struct strbuf sb = { 0 };
+	int tests = 0, failures = 0, errors = 0, skipped = 0;
+
+	(void)ri;
+	for (size_t i = 0; i < n; i++) {
+		tests += (int)r[i].ktap.ncases + (r[i].verdict >= V_TIMEOUT || !r[i].ktap.ncases);
+		failures += r[i].ktap.counts[KTAP_FAIL] + (r[i].verdict == V_FAIL && !r[i].ktap.counts[KTAP_FAIL]);
+		errors += r[i].verdict >= V_TIMEOUT;
+		skipped += r[i].ktap.counts[KTAP_SKIP] + r[i].ktap.counts[KTAP_XFAIL];
+	}
+	sb_printf(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		       "<testsuites name=\"umlrun\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+		       "skipped=\"%d\" time=\"%.3f\">\n",
+		  tests, failures, errors, skipped, ri->wall_seconds);
+	for (size_t i = 0; i < n; i++) {
+		const struct record *t = &r[i];
+		_cleanup_free_ char *name = t->attempt > 1 ? xasprintf("%s#%d", t->test->id, t->attempt)
+							    : xstrdup(t->test->id);
+
+		sb_adds(&sb, "  <testsuite name=\"");
+		xml_str(&sb, name);
+		sb_printf(&sb, "\" tests=\"%zu\" time=\"%.3f\">\n", t->ktap.ncases, t->outcome.wall_seconds);
+		sb_printf(&sb, "    <properties><property name=\"sim_seconds\" value=\"%.9f\"/>"
+			       "<property name=\"log\" value=\"",
+			  t->outcome.sim_seconds);
+		xml_str(&sb, t->dir);
+		sb_adds(&sb, "/console.log\"/></properties>\n");
+		for (size_t j = 0; j < t->ktap.ncases; j++) {
+			const struct ktap_case *c = &t->ktap.cases[j];
+
+			sb_adds(&sb, "    <testcase classname=\"");
+			xml_str(&sb, name);
+			sb_adds(&sb, "\" name=\"");
+			xml_str(&sb, c->title);
+			sb_adds(&sb, "\">");
+			if (c->result == KTAP_FAIL) {
+				sb_adds(&sb, "<failure message=\"failed\">see ");
+				xml_str(&sb, t->dir);
+				sb_adds(&sb, "/console.log</failure>");
+			} else if (c->result == KTAP_SKIP || c->result == KTAP_XFAIL) {
+				sb_adds(&sb, "<skipped message=\"");
+				xml_str(&sb, c->result == KTAP_XFAIL ? "known breakage" : c->directive);
+				sb_adds(&sb, "\"/>");
+			}
+			sb_adds(&sb, "</testcase>\n");
+		}
+		/* A file-level problem gets a case of its own, so viewers show it. */
+		if (t->verdict >= V_TIMEOUT || !t->ktap.ncases ||
+		    (t->verdict == V_FAIL && !t->ktap.counts[KTAP_FAIL])) {
+			sb_adds(&sb, "    <testcase classname=\"");
+			xml_str(&sb, name);
+			sb_adds(&sb, "\" name=\"(test file)\">");
+			if (t->verdict != V_PASS && t->verdict != V_SKIP) {
+				sb_adds(&sb, t->verdict == V_FAIL ? "<failure message=\"" : "<error message=\"");
+				xml_str(&sb, t->reason ? t->reason : verdict_name(t->verdict));
+				sb_adds(&sb, t->verdict == V_FAIL ? "\"/>" : "\"/>");
+			} else if (t->verdict == V_SKIP) {
+				sb_adds(&sb, "<skipped message=\"");
+				xml_str(&sb, t->reason);
+				sb_adds(&sb, "\"/>");
+			}
+			sb_adds(&sb, "</testcase>\n");
+		}
+		sb_adds(&sb, "  </testsuite>\n");
+	}
+	sb_adds(&sb, "</testsuites>\n");
+	return write_out(path, &sb, e);
+}
+
+int exit_code_of(const struct record *r, size_t n)
+{
+	bool crash = false, timeout = false, fail = false;
+
+	for (size_t i = 0; i < n; i++) {
+		crash |= r[i].verdict == V_CRASH;
+		timeout |= r[i].verdict == V_TIMEOUT;
+		fail |= r[i].verdict == V_FAIL;
+	}
+	if (crash)
+		return EXIT_INFRA;
+	if (timeout)
+		return EXIT_TIMEOUT;
+	return fail ? EXIT_TESTFAIL : EXIT_PASS;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - a run's results folder and its reports.
+ *
+ *   RESULTS/run-YYYYmmddTHHMMSSZ[-N]/      one per `umlrun run`
+ *     ktap.txt results.json junit.xml
+ *     SUITE/TEST[.K]/console.log ktap.log cmdline.txt artifacts/
+ *   RESULTS/latest -> run-...               the newest run
+ *
+ * results.json and junit.xml are written when the run ends, also when it
+ * ends early (a signal or a crash): every test already run is in them.
+ */
+#ifndef UMLRUN_REPORT_H
+#define UMLRUN_REPORT_H
+
+#include <stdio.h>
+
+#include "boot.h"
+#include "ktap.h"
+#include "suite.h"
+#include "supervise.h"
+
+enum verdict {
+	V_PASS,
+	V_FAIL,
+	V_SKIP,
+	V_TIMEOUT,
+	V_CRASH,
+	V_INTERRUPTED,
+};
+
+struct record {
+	const struct test *test;
+	int attempt; /* 1..repeat */
+	char *dir;   /* the test's folder, relative to the run folder */
+	struct guest_outcome outcome;
+	struct ktap ktap;
+	enum verdict verdict;
+	char *reason; /* for the result line's directive */
+};
+
+struct run_info {
+	const char *mode;
+	bool has_start;
+	long long start;
+	const char *kernel;
+	const char *kernel_key;
+	const char *cmdline_example;
+	double wall_seconds;
+	int exit_code;
+};
+
+const char *verdict_name(enum verdict v);
+enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, char **reason);
+/* Creates the run folder and points latest at it. */
+int run_dir_create(const char *results, char **run_dir, struct uerr *e);
+int report_write_json(const char *path, const struct run_info *ri, const struct record *r,
+		      size_t n, struct uerr *e);
+int report_write_junit(const char *path, const struct run_info *ri, const struct record *r,
+		       size_t n, struct uerr *e);
+int exit_code_of(const struct record *r, size_t n);
+
+#endif

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/* rootfs.c - check the packages, key the cache, run mkrootfs.sh. */
+#define _GNU_SOURCE
+#include "rootfs.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* The "package NAME" lines of the manifest, as an argv tail. */
+static size_t manifest_packages(const char *text, char ***out)
+{
+	char **v = NULL;
+	size_t n = 0;
+
+	for (const char *p = text; *p;) {
+		const char *nl = strchrnul(p, '\n');
+
+		if (!strncmp(p, "package ", 8)) {
+			v = xrealloc(v, (n + 2) * sizeof(*v));
+			v[n++] = strndup(p + 8, (size_t)(nl - p - 8));
+			v[n] = NULL;
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+	*out = v;
+	return n;
+}
+
+static void free_strv(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* "NAME ii VERSION" lines for the installed packages among names. */
+static char *package_versions(char **names, size_t n)
+{
+	char **argv = xcalloc(n + 4, sizeof(char *));
+	char *out;
+	int st;
+
+	argv[0] = "dpkg-query";
+	argv[1] = "-W";
+	argv[2] = "-f=${Package} ${db:Status-Abbrev}${Version}\n";
+	for (size_t i = 0; i < n; i++)
+		argv[3 + i] = names[i];
+	out = capture_argv(argv, &st);
+	free(argv);
+	return out ? out : xstrdup("");
+}
+
+static bool package_installed(const char *versions, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (const char *p = versions; *p;) {
+		const char *nl = strchrnul(p, '\n');
+
+		if (!strncmp(p, name, l) && p[l] == ' ' && !strncmp(p + l + 1, "ii", 2))
+			return true;
+		p = *nl ? nl + 1 : nl;
+	}
+	return false;
+}
+
+char *rootfs_missing_packages(const char *manifest_text)
+{
+	char **names;
+	size_t n = manifest_packages(manifest_text, &names);
+	_cleanup_free_ char *versions = package_versions(names, n);
+	struct strbuf sb = { 0 };
+
+	for (size_t i = 0; i < n; i++)
+		if (!package_installed(versions, names[i]))
+			sb_printf(&sb, "%s%s", sb.len ? " " : "", names[i]);
+	free_strv(names);
+	return sb.len ? sb_detach(&sb) : NULL;
+}
+
+static int hash_dir_files(struct hasher *h, const char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	if (n < 0)
+		return -errno;
+	for (int i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.') {
+			_cleanup_free_ char *p = xasprintf("%s/%s", dir, names[i]->d_name);
+
+			hasher_add_str(h, names[i]->d_name);
+			hasher_add_file(h, p);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return 0;
+}
+
+int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, struct uerr *e)
+{
+	_cleanup_free_ char *manifest = xasprintf("%s/rootfs/manifest", project_dir);
+	_cleanup_free_ char *script = xasprintf("%s/rootfs/mkrootfs.sh", project_dir);
+	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *missing = NULL;
+	_cleanup_free_ char *versions = NULL;
+	_cleanup_free_ char *root = NULL;
+	_cleanup_free_ char *tmp = NULL;
+	_cleanup_free_ char *log = NULL;
+	_cleanup_free_ char *init = xasprintf("%s/init", guestbin);
+	_cleanup_close_ int log_fd = -1;
+	struct hasher *h;
+	char **names, key[65];
+	size_t n;
+	int st;
+
+	*dir = NULL;
+	if (read_file(manifest, &text, NULL) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot read %s", manifest);
+	missing = rootfs_missing_packages(text);
+	if (missing)
+		return uerr_set(e, EXIT_INFRA,
+				"Debian packages missing for the guest: %s; install them with "
+				"'apt-get install %s' (or run ./run-tests.sh as root)",
+				missing, missing);
+	if (!path_exists(init))
+		return uerr_set(e, EXIT_INFRA, "%s is missing: run 'make' first", init);
+
+	n = manifest_packages(text, &names);
+	versions = package_versions(names, n);
+	free_strv(names);
+	h = hasher_new();
+	hasher_add_str(h, text);
+	hasher_add_str(h, versions);
+	if (hasher_add_file(h, script) < 0 || hash_dir_files(h, guestbin) < 0) {
+		hasher_final(h, key);
+		return uerr_sys(e, EXIT_INFRA, "cannot read %s or %s", script, guestbin);
+	}
+	hasher_final(h, key);
+
+	{
+		_cleanup_free_ char *cache = cache_root();
+
+		root = xasprintf("%s/rootfs", cache);
+	}
+	*dir = xasprintf("%s/%.16s", root, key);
+	if (is_dir(*dir))
+		return 0;
+	if (mkdir_p(root, 0755) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot create %s", root);
+	tmp = xasprintf("%s.tmp-%ld", *dir, (long)getpid());
+	log = xasprintf("%s.log", *dir);
+	rm_rf(tmp);
+	log_fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	{
+		char *argv[] = { "sh", script, tmp, manifest, (char *)guestbin, NULL };
+
+		st = run_argv(argv, log_fd);
+	}
+	if (st != 0 || rename(tmp, *dir) < 0) {
+		rm_rf(tmp);
+		free(steal_ptr(dir));
+		return uerr_set(e, EXIT_INFRA, "assembling the guest's root folder failed (log: %s)",
+				log);
+	}
+	return 0;
+}

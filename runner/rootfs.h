@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rootfs.h - the guest's root folder, assembled from Debian packages by
+ * rootfs/mkrootfs.sh and cached under $XDG_CACHE_HOME/umlrun/rootfs/KEY.
+ * KEY hashes the manifest, the script, the installed packages' versions
+ * and the project's static guest programs: it is rebuilt only when one of
+ * them changed.
+ */
+#ifndef UMLRUN_ROOTFS_H
+#define UMLRUN_ROOTFS_H
+
+#include "util.h"
+
+/* Packages the manifest lists that are not installed ("a b c"), or NULL. */
+char *rootfs_missing_packages(const char *manifest_text);
+int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, struct uerr *e);
+
+#endif

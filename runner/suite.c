@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+/* suite.c - discover suites and test files, read settings. */
+#define _GNU_SOURCE
+#include "suite.h"
+
+#include <dirent.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_TIMEOUT 600
+#define DEFAULT_WALL_TIMEOUT 120
+
+static bool is_test_file(const char *name)
+{
+	return fnmatch("t[0-9][0-9][0-9][0-9]-*.sh", name, 0) == 0;
+}
+
+int settings_parse(const char *text, const char *file, struct test *d, struct uerr *e)
+{
+	const char *p = text;
+
+	for (int lineno = 1; *p; lineno++) {
+		const char *nl = strchrnul(p, '\n');
+		_cleanup_free_ char *line = strndup(p, (size_t)(nl - p));
+		char *eq = strchr(line, '='), *end;
+
+		p = *nl ? nl + 1 : nl;
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (!eq)
+			goto bad;
+		*eq++ = '\0';
+		if (!strcmp(line, "timeout")) {
+			d->timeout = strtol(eq, &end, 10);
+			if (*end || d->timeout <= 0)
+				goto bad;
+		} else if (!strcmp(line, "wall_timeout")) {
+			d->wall_timeout = (double)strtol(eq, &end, 10);
+			if (*end || d->wall_timeout <= 0)
+				goto bad;
+		} else if (!strcmp(line, "mem")) {
+			free(d->mem);
+			d->mem = xstrdup(eq);
+		} else if (!strcmp(line, "cmdline")) {
+			free(d->cmdline);
+			d->cmdline = xstrdup(eq);
+		} else {
+			goto bad;
+		}
+		continue;
+bad:
+		return uerr_set(e, EXIT_USAGE,
+				"%s:%d: want timeout=, wall_timeout=, mem= or cmdline= with a value", file,
+				lineno);
+	}
+	return 0;
+}
+
+static int load_suite(const char *dir, const char *suite, const char *only, struct test_list *out,
+		      struct uerr *e)
+{
+	_cleanup_free_ char *sdir = xasprintf("%s/%s", dir, suite);
+	_cleanup_free_ char *spath = xasprintf("%s/settings", sdir);
+	_cleanup_free_ char *text = NULL;
+	struct test d = { .timeout = DEFAULT_TIMEOUT, .wall_timeout = DEFAULT_WALL_TIMEOUT };
+	struct dirent **names;
+	size_t before = out->n;
+	int n;
+
+	if (read_file(spath, &text, NULL) == 0 && settings_parse(text, spath, &d, e) < 0)
+		return -1;
+	n = scandir(sdir, &names, NULL, alphasort);
+	if (n < 0)
+		return uerr_set(e, EXIT_USAGE, "unknown suite '%s'; see 'umlrun list'", suite);
+	for (int i = 0; i < n; i++) {
+		const char *f = names[i]->d_name;
+
+		if (is_test_file(f) && (!only || !strcmp(only, f))) {
+			struct test t = d;
+
+			t.suite = xstrdup(suite);
+			t.file = xstrdup(f);
+			t.id = xasprintf("%s/%s", suite, f);
+			t.mem = d.mem ? xstrdup(d.mem) : NULL;
+			t.cmdline = d.cmdline ? xstrdup(d.cmdline) : NULL;
+			out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+			out->v[out->n++] = t;
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(d.mem);
+	free(d.cmdline);
+	if (out->n == before)
+		return uerr_set(e, EXIT_USAGE, only ? "unknown test '%s/%s'; see 'umlrun list'"
+						    : "suite '%s' has no test files%s",
+				suite, only ? only : "");
+	return 0;
+}
+
+static int load_arg(const char *dir, const char *arg, struct test_list *out, struct uerr *e)
+{
+	_cleanup_free_ char *a = xstrdup(arg);
+	_cleanup_free_ char *file = NULL;
+	char *slash;
+	size_t l;
+
+	if (!strncmp(a, "testsuites/", 11))
+		memmove(a, a + 11, strlen(a + 11) + 1);
+	l = strlen(a);
+	while (l && a[l - 1] == '/')
+		a[--l] = '\0';
+	if (!*a || strstr(a, "..") || a[0] == '/' || !strcmp(a, "lib"))
+		return uerr_set(e, EXIT_USAGE, "unknown suite or test '%s'; see 'umlrun list'", arg);
+	slash = strchr(a, '/');
+	if (!slash)
+		return load_suite(dir, a, NULL, out, e);
+	*slash = '\0';
+	file = l > 3 && !strcmp(a + l - 3, ".sh") ? xstrdup(slash + 1) : xasprintf("%s.sh", slash + 1);
+	if (!is_test_file(file))
+		return uerr_set(e, EXIT_USAGE, "'%s' is not a test file name (tNNNN-name.sh)", arg);
+	return load_suite(dir, a, file, out, e);
+}
+
+int suites_find(const char *dir, char *const *args, int nargs, struct test_list *out,
+		struct uerr *e)
+{
+	memset(out, 0, sizeof(*out));
+	if (nargs == 0) {
+		struct dirent **names;
+		int n = scandir(dir, &names, NULL, alphasort);
+		int r = 0;
+
+		if (n < 0)
+			return uerr_sys(e, EXIT_INFRA, "cannot read %s", dir);
+		for (int i = 0; i < n; i++) {
+			_cleanup_free_ char *p = xasprintf("%s/%s", dir, names[i]->d_name);
+
+			if (r == 0 && names[i]->d_name[0] != '.' && strcmp(names[i]->d_name, "lib") &&
+			    is_dir(p))
+				r = load_suite(dir, names[i]->d_name, NULL, out, e);
+			free(names[i]);
+		}
+		free(names);
+		return r;
+	}
+	for (int i = 0; i < nargs; i++)
+		if (load_arg(dir, args[i], out, e) < 0)
+			return -1;
+	return 0;
+}
+
+void tests_free(struct test_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].suite);
+		free(l->v[i].file);
+		free(l->v[i].id);
+		free(l->v[i].mem);
+		free(l->v[i].cmdline);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}

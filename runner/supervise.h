@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * supervise.h - run one guest to its end and name how it ended.
+ *
+ * The guest (the `linux` process and every host process UML creates for
+ * it) runs in its own process group, so one kill(-pgid) ends all of it.
+ * umlrun is a child subreaper, so nothing UML forks can escape being
+ * reaped, and the child gets PR_SET_PDEATHSIG so a SIGKILLed umlrun does
+ * not leave a guest running. A wall-clock timer bounds every guest: under
+ * time-travel=inf-cpu a busy loop never advances simulated time.
+ *
+ * Before calling guest_run, the caller blocks SIGCHLD, SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT (supervise_block_signals); they are read from a
+ * signalfd inside the loop, so none arrives between checks unseen.
+ */
+#ifndef UMLRUN_SUPERVISE_H
+#define UMLRUN_SUPERVISE_H
+
+#include "boot.h"
+
+struct guest_io {
+	void (*out)(void *ctx, const char *data, size_t len);	  /* job stdout */
+	void (*err)(void *ctx, const char *data, size_t len);	  /* job stderr */
+	void (*console)(void *ctx, const char *data, size_t len); /* kernel console */
+	void *ctx;
+};
+
+enum guest_end {
+	GUEST_REPORTED,	    /* init reported the job's end */
+	GUEST_SIM_TIMEOUT,  /* init ended the job: simulated-time budget spent */
+	GUEST_WALL_TIMEOUT, /* umlrun ended the guest: wall-clock budget spent */
+	GUEST_CRASH,	    /* kernel panic/oops, or the guest died unreported */
+	GUEST_KILLED,	    /* the linux process was killed by a signal */
+	GUEST_INTERRUPTED,  /* umlrun itself got SIGINT/SIGTERM/SIGHUP */
+	GUEST_INIT_ERROR,   /* init could not set up the job */
+};
+
+struct guest_outcome {
+	enum guest_end end;
+	int job_exit;	/* when end == GUEST_REPORTED and job_signal == 0 */
+	int job_signal; /* the job was killed by this signal */
+	double sim_seconds;
+	double wall_seconds;
+	int uml_status;	 /* wait status of the linux process */
+	int host_signal; /* the signal umlrun received, if interrupted */
+	char detail[256];
+};
+
+const char *guest_end_name(enum guest_end e);
+void supervise_block_signals(void);
+/* wall_timeout <= 0: none. */
+int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall_timeout,
+	      struct guest_outcome *o, struct uerr *e);
+
+#endif

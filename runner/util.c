@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: MIT
+/* util.c - messages, allocation, strings, files and child processes. */
+#define _GNU_SOURCE
+#include "util.h"
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+const char *prog_name = "umlrun";
+
+static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", prog_name, prefix);
+	vfprintf(stderr, fmt, ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+static int uerr_vset(struct uerr *e, int code, int err, const char *fmt, va_list ap)
+{
+	int n;
+
+	e->code = code;
+	n = vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	if (err && n >= 0 && (size_t)n < sizeof(e->msg))
+		snprintf(e->msg + n, sizeof(e->msg) - (size_t)n, ": %s", strerror(err));
+	return -1;
+}
+
+int uerr_set(struct uerr *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	uerr_vset(e, code, 0, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int uerr_sys(struct uerr *e, int code, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	uerr_vset(e, code, saved, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void uerr_die(const struct uerr *e)
+{
+	fprintf(stderr, "%s: %s\n", prog_name, e->msg);
+	exit(e->code);
+}
+
+void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", 0, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void die_sys(int code, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", saved, fmt, ap);
+	va_end(ap);
+	exit(code);
+}
+
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", 0, fmt, ap);
+	va_end(ap);
+}
+
+void warn_sys(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", saved, fmt, ap);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", 0, fmt, ap);
+	va_end(ap);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die(EXIT_INFRA, "out of memory");
+	return p;
+}
+
+void *xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+
+	if (!p)
+		die(EXIT_INFRA, "out of memory");
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die(EXIT_INFRA, "out of memory");
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		die(EXIT_INFRA, "out of memory");
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		die(EXIT_INFRA, "out of memory");
+	va_end(ap);
+	return p;
+}
+
+void sb_add(struct strbuf *sb, const void *data, size_t len)
+{
+	if (sb->len + len + 1 > sb->cap) {
+		sb->cap = (sb->len + len + 1) * 2;
+		sb->buf = xrealloc(sb->buf, sb->cap);
+	}
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_adds(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+void sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	_cleanup_free_ char *s = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die(EXIT_INFRA, "out of memory");
+	sb_add(sb, s, (size_t)n);
+}
+
+void sb_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+char *sb_detach(struct strbuf *sb)
+{
+	char *r = sb->buf ? sb->buf : xstrdup("");
+
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+	return r;
+}
+
+int read_file(const char *path, char **out, size_t *len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct strbuf sb = { 0 };
+	char buf[65536];
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			int err = errno;
+
+			if (err == EINTR)
+				continue;
+			sb_release(&sb);
+			return -err;
+		}
+		sb_add(&sb, buf, (size_t)n);
+	}
+	if (len)
+		*len = sb.len;
+	*out = sb_detach(&sb);
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	_cleanup_free_ char *tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
+	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	const char *p = data;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (close(steal_fd(&fd)) < 0 || rename(tmp, path) < 0)
+		goto fail;
+	return 0;
+fail:
+	err = errno;
+	unlink(tmp);
+	return -err;
+}
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	_cleanup_free_ char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	if (mkdir(p, mode) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(path) < 0 && errno != ENOENT ? -1 : 0;
+	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int rm_rf(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path) < 0 ? -errno : 0;
+	if (nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS) < 0)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+bool path_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int run_argv(char *const argv[], int log_fd)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		if (log_fd >= 0) {
+			dup2(log_fd, 1);
+			dup2(log_fd, 2);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: cannot run %s: %s\n", prog_name, argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return status;
+}
+
+char *capture_argv(char *const argv[], int *status)
+{
+	struct strbuf sb = { 0 };
+	int pfd[2];
+	char buf[4096];
+	ssize_t n;
+	pid_t pid;
+
+	*status = -1;
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return NULL;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+
+		dup2(pfd[1], 1);
+		if (devnull >= 0) {
+			dup2(devnull, 0);
+			dup2(devnull, 2);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while ((n = read(pfd[0], buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		sb_add(&sb, buf, (size_t)n);
+	}
+	close(pfd[0]);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	return sb_detach(&sb);
+}
+
+struct hasher {
+	EVP_MD_CTX *ctx;
+};
+
+struct hasher *hasher_new(void)
+{
+	struct hasher *h = xmalloc(sizeof(*h));
+
+	h->ctx = EVP_MD_CTX_new();
+	if (!h->ctx || !EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL))
+		die(EXIT_INFRA, "cannot initialise SHA-256");
+	return h;
+}
+
+void hasher_add(struct hasher *h, const void *data, size_t len)
+{
+	EVP_DigestUpdate(h->ctx, data, len);
+}
+
+void hasher_add_str(struct hasher *h, const char *s)
+{
+	hasher_add(h, s, strlen(s) + 1);
+}
+
+int hasher_add_file(struct hasher *h, const char *path)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char buf[65536];
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		hasher_add(h, buf, (size_t)n);
+	}
+	return 0;
+}
+
+void hasher_final(struct hasher *h, char hex[65])
+{
+	unsigned char md[32];
+	unsigned int len = 0;
+
+	EVP_DigestFinal_ex(h->ctx, md, &len);
+	for (unsigned int i = 0; i < 32; i++)
+		sprintf(hex + 2 * i, "%02x", md[i]);
+	hex[64] = '\0';
+	EVP_MD_CTX_free(h->ctx);
+	free(h);
+}
+
+char *cache_root(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		return xasprintf("%s/umlrun", xdg);
+	return xasprintf("%s/.cache/umlrun", home && *home ? home : "/tmp");
+}

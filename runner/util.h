@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * util.h - small helpers shared by every umlrun module.
+ *
+ * Error contract (docs/errors.md): library-like modules never print and
+ * never exit. They return 0 on success and -1 on failure after filling a
+ * struct uerr with one line of text and the exit code the command layer
+ * should use. Only runner/umlrun.c (the command layer) prints and exits,
+ * through die()/uerr_die().
+ *
+ * Ownership: _cleanup_free_ and _cleanup_close_ release on scope exit;
+ * steal_ptr()/steal_fd() hand ownership on explicitly. -1 means "no fd".
+ */
+#ifndef UMLRUN_UTIL_H
+#define UMLRUN_UTIL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define UMLRUN_NORETURN __attribute__((noreturn))
+#define UMLRUN_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* The exit-code contract, documented in docs/exit-codes.md. */
+enum umlrun_exit {
+	EXIT_PASS = 0,
+	EXIT_TESTFAIL = 1,
+	EXIT_USAGE = 2,
+	EXIT_INFRA = 3,
+	EXIT_TIMEOUT = 124,
+	EXIT_SIGNAL_BASE = 128,
+};
+
+struct uerr {
+	int code;	/* one of enum umlrun_exit */
+	char msg[1024]; /* one line, no trailing newline */
+};
+
+extern const char *prog_name;
+
+int uerr_set(struct uerr *e, int code, const char *fmt, ...) UMLRUN_PRINTF(3, 4);
+/* Like uerr_set, appending ": strerror(errno)"; errno is read first. */
+int uerr_sys(struct uerr *e, int code, const char *fmt, ...) UMLRUN_PRINTF(3, 4);
+UMLRUN_NORETURN void uerr_die(const struct uerr *e);
+
+UMLRUN_NORETURN void die(int code, const char *fmt, ...) UMLRUN_PRINTF(2, 3);
+UMLRUN_NORETURN void die_sys(int code, const char *fmt, ...) UMLRUN_PRINTF(2, 3);
+void warn(const char *fmt, ...) UMLRUN_PRINTF(1, 2);
+void warn_sys(const char *fmt, ...) UMLRUN_PRINTF(1, 2);
+void note(const char *fmt, ...) UMLRUN_PRINTF(1, 2);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) UMLRUN_PRINTF(1, 2);
+
+static inline void freep(void *p)
+{
+	free(*(void **)p);
+}
+
+static inline void closep(int *fd)
+{
+	if (*fd >= 0) {
+		int saved = errno;
+		close(*fd);
+		errno = saved;
+	}
+}
+
+static inline int steal_fd(int *fd)
+{
+	int r = *fd;
+	*fd = -1;
+	return r;
+}
+
+static inline void *steal_ptr(void *pp)
+{
+	void **p = pp;
+	void *r = *p;
+	*p = NULL;
+	return r;
+}
+
+#define _cleanup_free_ __attribute__((cleanup(freep)))
+#define _cleanup_close_ __attribute__((cleanup(closep)))
+
+/* A growable string; buf is always NUL-terminated once anything was added. */
+struct strbuf {
+	char *buf;
+	size_t len, cap;
+};
+
+void sb_add(struct strbuf *sb, const void *data, size_t len);
+void sb_adds(struct strbuf *sb, const char *s);
+void sb_printf(struct strbuf *sb, const char *fmt, ...) UMLRUN_PRINTF(2, 3);
+void sb_release(struct strbuf *sb);
+char *sb_detach(struct strbuf *sb);
+
+/* Files. All return 0 or -errno. */
+int read_file(const char *path, char **out, size_t *len);
+/* Writes through a temporary file and rename(2): never half-written. */
+int write_file_atomic(const char *path, const void *data, size_t len);
+int mkdir_p(const char *path, mode_t mode);
+int rm_rf(const char *path);
+bool path_exists(const char *path);
+bool is_dir(const char *path);
+
+/*
+ * Run argv, waiting for it. Its stdout and stderr go to log_fd when it is
+ * not -1. Returns the wait status, or -errno if it could not start.
+ */
+int run_argv(char *const argv[], int log_fd);
+/* Run argv and return its stdout (NULL on failure, *status set). */
+char *capture_argv(char *const argv[], int *status);
+
+/* SHA-256 (OpenSSL's libcrypto) over a sequence of inputs. */
+struct hasher;
+struct hasher *hasher_new(void);
+void hasher_add(struct hasher *h, const void *data, size_t len);
+void hasher_add_str(struct hasher *h, const char *s); /* includes the NUL */
+/* $XDG_CACHE_HOME/umlrun, or ~/.cache/umlrun. */
+char *cache_root(void);
+
+int hasher_add_file(struct hasher *h, const char *path); /* 0 or -errno */
+void hasher_final(struct hasher *h, char hex[65]);     /* frees h */
+
+#endif

@@ -1,0 +1,34 @@
+#!/bin/sh
+# deps.sh - make sure the Debian packages umlrun needs are installed.
+#
+# Run by ./run-tests.sh and `make check`. As root it installs what is
+# missing with apt-get; otherwise it names the packages and the command,
+# and exits 3 (the infrastructure exit code).
+set -eu
+
+packages="
+	gcc make pkg-config clang-format
+	linux-source-6.1 bc flex bison libelf-dev libssl-dev
+	libnl-3-dev libnl-genl-3-dev
+	busybox-static hostapd wpasupplicant iw iproute2 tcpdump wireless-regdb
+"
+
+missing=
+for p in $packages; do
+	status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) || status=
+	case $status in
+	ii*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "umlrun: missing Debian packages:$missing; install them with 'sudo apt-get install$missing'" >&2
+	exit 3
+fi
+echo "umlrun: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+# shellcheck disable=SC2086 # the list is meant to split
+apt-get install -y -q --no-install-recommends $missing >/dev/null
