@@ -92,7 +92,7 @@ static int mount_one(const char *src, const char *dst, const char *type, unsigne
 
 static int mount_kernel_fs(void)
 {
-	static const char *const var_dirs[] = { "/var/tmp", "/var/log", "/var/lib", "/var/cache",
+	static const char *const var_dirs[] = { "/var/tmp",   "/var/log", "/var/lib", "/var/cache",
 						"/run/netns", "/dev/shm", "/dev/pts" };
 	int r = 0;
 

@@ -53,8 +53,9 @@ char *strv_join(char *const *v)
 	struct strbuf sb = { 0 };
 
 	for (size_t i = 0; v[i]; i++) {
-		bool plain = v[i][0] && strspn(v[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-						     "0123456789_-+=.,/:@%") == strlen(v[i]);
+		bool plain =
+		    v[i][0] && strspn(v[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					    "0123456789_-+=.,/:@%") == strlen(v[i]);
 
 		if (i)
 			sb_adds(&sb, " ");
@@ -143,9 +144,10 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 		if (strlen(hex) > ARGV_HEX_MAX) {
 			free(hex);
 			strv_free(v);
-			uerr_set(e, EXIT_USAGE, "the command is too long for the kernel command "
-						"line (at most %d bytes); put it in a script under "
-						"testsuites/ and run that",
+			uerr_set(e, EXIT_USAGE,
+				 "the command is too long for the kernel command "
+				 "line (at most %d bytes); put it in a script under "
+				 "testsuites/ and run that",
 				 ARGV_HEX_MAX / 2);
 			return NULL;
 		}
@@ -169,11 +171,32 @@ static int copy_tree(const char *from, const char *to, bool link)
 	return st == 0 ? 0 : -1;
 }
 
-int stage_create(struct stage *s, const char *kernel, const char *rootfs, const char *suites,
-		 struct uerr *e)
+/* Checked as that user: every folder above the stage must let it through. */
+static bool guest_user_can_run(const struct stage *s, const char *path)
 {
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		if (setgroups(0, NULL) < 0 || setgid(s->gid) < 0 || setuid(s->uid) < 0)
+			_exit(1);
+		_exit(access(path, X_OK) == 0 ? 0 : 1);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+int stage_create(struct stage *s, const char *kernel, const char *rootfs, const char *suites,
+		 const char *lib, struct uerr *e)
+{
+	_cleanup_free_ char *suite_lib = NULL;
 	const char *tmpdir = getenv("TMPDIR");
-	_cleanup_free_ char *tmpl = xasprintf("%s/umlrun.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	_cleanup_free_ char *tmpl =
+	    xasprintf("%s/umlrun.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	_cleanup_free_ char *root = NULL;
 	_cleanup_free_ char *suite = NULL;
 	_cleanup_free_ char *linux_path = NULL;
@@ -186,8 +209,9 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 		struct group *gr = getgrnam("nogroup");
 
 		if (!pw)
-			return uerr_set(e, EXIT_INFRA, "running as root needs a 'nobody' user to "
-						       "run the guest as; none exists");
+			return uerr_set(e, EXIT_INFRA,
+					"running as root needs a 'nobody' user to "
+					"run the guest as; none exists");
 		s->uid = pw->pw_uid;
 		s->gid = gr ? gr->gr_gid : pw->pw_gid;
 		s->drop = true;
@@ -209,6 +233,17 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 		goto fail;
 	if (copy_tree(suites, suite, false) < 0 || chmod(suite, 0755) < 0)
 		goto fail;
+	suite_lib = xasprintf("%s/lib", suite);
+	if (!is_dir(suite_lib) && copy_tree(lib, suite_lib, false) < 0)
+		goto fail;
+	if (s->drop && !guest_user_can_run(s, linux_path)) {
+		uerr_set(e, EXIT_INFRA,
+			 "the guest runs as an unprivileged user who cannot reach %s; set TMPDIR to "
+			 "a folder every user can traverse (e.g. /tmp)",
+			 linux_path);
+		stage_destroy(s);
+		return -1;
+	}
 	return 0;
 fail:
 	uerr_sys(e, EXIT_INFRA, "cannot prepare the guest's folder %s", s->dir);

@@ -38,17 +38,17 @@ struct stage {
 
 struct guest_spec {
 	const struct stage *stage;
-	int index;	   /* N of STAGE/gN */
+	int index; /* N of STAGE/gN */
 	enum tt_mode mode;
 	bool has_start;
 	uint64_t start_kernel; /* time-travel-start= value, in the kernel's unit */
 	int64_t start_secs;
-	const char *mem;      /* e.g. "256M" */
-	const char *test;     /* SUITE/tNNNN-name.sh, or NULL */
-	char *const *argv;    /* umlrun exec, or NULL */
+	const char *mem;   /* e.g. "256M" */
+	const char *test;  /* SUITE/tNNNN-name.sh, or NULL */
+	char *const *argv; /* umlrun exec, or NULL */
 	bool shell;
-	long sim_timeout;     /* seconds of simulated time, 0 for none */
-	const char *extra;    /* extra kernel parameters (settings' cmdline=) */
+	long sim_timeout;  /* seconds of simulated time, 0 for none */
+	const char *extra; /* extra kernel parameters (settings' cmdline=) */
 };
 
 /* The guest's umid: unique per umlrun process and guest. */
@@ -59,8 +59,9 @@ void strv_free(char **v);
 /* The command line as one shell-readable line, for logs. */
 char *strv_join(char *const *v);
 
+/* lib: the harness to add when suites has no lib/ of its own. */
 int stage_create(struct stage *s, const char *kernel, const char *rootfs, const char *suites,
-		 struct uerr *e);
+		 const char *lib, struct uerr *e);
 /* STAGE/gN with results/ and uml/ owned by the guest's user. */
 int stage_guest_dir(const struct stage *s, int index, struct uerr *e);
 void stage_destroy(struct stage *s);

@@ -61,8 +61,7 @@ static int parse_line(const char *line, size_t len, char **name, char **value)
 	return 0;
 }
 
-int kreq_parse(struct kreq_set *set, const char *text, const char *file, bool user,
-	       struct uerr *e)
+int kreq_parse(struct kreq_set *set, const char *text, const char *file, bool user, struct uerr *e)
 {
 	const char *p = text;
 
@@ -122,7 +121,9 @@ char *kreq_verify(const struct kreq_set *set, const char *dotconfig, bool *user_
 			continue;
 		sb_printf(&sb, "%s%s=%s (%s) became %s", sb.len ? "; " : "", set->v[i].name,
 			  set->v[i].value, set->v[i].origin,
-			  strcmp(got, "n") ? got : "unset (no such option, or its dependencies are not met)");
+			  strcmp(got, "n")
+			      ? got
+			      : "unset (no such option, or its dependencies are not met)");
 		*user_lost |= set->v[i].user;
 	}
 	return sb.len ? sb_detach(&sb) : NULL;

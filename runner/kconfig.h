@@ -29,8 +29,7 @@ struct kreq_set {
 };
 
 /* Parse one fragment's text; later requests for a name override earlier. */
-int kreq_parse(struct kreq_set *set, const char *text, const char *file, bool user,
-	       struct uerr *e);
+int kreq_parse(struct kreq_set *set, const char *text, const char *file, bool user, struct uerr *e);
 int kreq_add_fragment(struct kreq_set *set, const char *path, bool user, struct uerr *e);
 /*
  * Compare with a final .config. Returns NULL if everything survived,

@@ -165,8 +165,8 @@ static int run_make_progress(char *const argv[], const char *log, bool tty, stru
 		if (have > sizeof(buf) / 2)
 			have = 0;
 		if (tty) {
-			fprintf(stderr, "\r\033[K%s: building kernel [%lu steps, %lds] %.60s", prog_name,
-				steps, (long)(time(NULL) - t0), cur);
+			fprintf(stderr, "\r\033[K%s: building kernel [%lu steps, %lds] %.60s",
+				prog_name, steps, (long)(time(NULL) - t0), cur);
 		} else if (time(NULL) - last_print >= 60) {
 			last_print = time(NULL);
 			fprintf(stderr, "%s: building kernel: %lu steps, %lds\n", prog_name, steps,
@@ -377,82 +377,133 @@ static int install_kernel(struct kernel *k, const char *bdir, struct uerr *e)
 	return 0;
 }
 
+struct kernel_plan {
+	char *src;     /* the tree to build (NULL: the tarball, not yet extracted) */
+	char *inputs;  /* what the key hashes, one "name: value" per line */
+	char bkey[65]; /* the build folder's key: inputs without tree content */
+	char key[65];  /* the kernel's key */
+	char **frags;  /* every fragment to merge, project's first */
+	size_t nfrags;
+	struct kreq_set req;
+};
+
+static void plan_free(struct kernel_plan *p)
+{
+	for (size_t i = 0; p->frags && i < p->nfrags; i++)
+		free(p->frags[i]);
+	free(p->frags);
+	free(p->src);
+	free(p->inputs);
+	kreq_free(&p->req);
+	memset(p, 0, sizeof(*p));
+}
+
+static int plan_source(const struct kernel_opts *o, struct kernel_plan *p, struct strbuf *inputs,
+		       struct uerr *e)
+{
+	const char *bad;
+	struct stat st;
+
+	if (!o->src) {
+		if (stat(o->tarball, &st) < 0)
+			return uerr_set(
+			    e, EXIT_INFRA,
+			    "kernel source %s is missing: install it with 'apt-get install "
+			    "linux-source-6.1' (or give --kernel-src DIR)",
+			    o->tarball);
+		sb_printf(inputs, "source: tarball %s size=%lld mtime=%lld\n", o->tarball,
+			  (long long)st.st_size, (long long)st.st_mtime);
+		return 0;
+	}
+	p->src = realpath(o->src, NULL);
+	if (!p->src || !is_dir(p->src))
+		return uerr_set(e, EXIT_USAGE, "--kernel-src %s: no such folder", o->src);
+	if ((bad = kernel_tree_unclean(p->src)))
+		return uerr_set(
+		    e, EXIT_USAGE,
+		    "kernel tree %s is not clean (it has %s): umlrun builds out of tree; "
+		    "run 'make -C %s mrproper' or give a pristine copy",
+		    p->src, bad, p->src);
+	sb_printf(inputs, "source: tree %s\n", p->src);
+	return 0;
+}
+
+static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struct uerr *e)
+{
+	_cleanup_free_ char *cc = compiler_version();
+	struct strbuf inputs = { 0 };
+	struct hasher *h;
+	char id[65];
+
+	memset(p, 0, sizeof(*p));
+	if (plan_source(o, p, &inputs, e) < 0)
+		goto fail;
+	sb_printf(&inputs, "base: ARCH=um defconfig\ncompiler: %s\n", cc);
+	p->frags = fragment_list(o, &p->nfrags, e);
+	if (!p->frags)
+		goto fail;
+	for (size_t i = 0; i < p->nfrags; i++) {
+		bool user = i >= p->nfrags - o->nfragments;
+		char hex[65];
+
+		h = hasher_new();
+		if (hasher_add_file(h, p->frags[i]) < 0) {
+			hasher_final(h, hex);
+			uerr_sys(e, EXIT_USAGE, "config fragment %s", p->frags[i]);
+			goto fail;
+		}
+		hasher_final(h, hex);
+		/* By name and content, not path: a moved checkout reuses the cache. */
+		sb_printf(&inputs, "fragment: %s%s sha256=%s\n", user ? "user:" : "",
+			  strrchr(p->frags[i], '/') + 1, hex);
+		if (kreq_add_fragment(&p->req, p->frags[i], user, e) < 0)
+			goto fail;
+	}
+	h = hasher_new();
+	hasher_add_str(h, inputs.buf);
+	hasher_final(h, p->bkey);
+	if (o->src) {
+		if (tree_identity(p->src, id, e) < 0)
+			goto fail;
+		sb_printf(&inputs, "tree-content: %s\n", id);
+	}
+	h = hasher_new();
+	hasher_add_str(h, inputs.buf);
+	hasher_final(h, p->key);
+	p->inputs = sb_detach(&inputs);
+	return 0;
+fail:
+	sb_release(&inputs);
+	plan_free(p);
+	return -1;
+}
+
+int kernel_key(const struct kernel_opts *o, char key[65], struct uerr *e)
+{
+	struct kernel_plan p;
+
+	if (kernel_plan(o, &p, e) < 0)
+		return -1;
+	memcpy(key, p.key, 65);
+	plan_free(&p);
+	return 0;
+}
+
 int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 {
 	_cleanup_free_ char *root = cache_root();
-	_cleanup_free_ char *cc = compiler_version();
-	_cleanup_free_ char *src = NULL;
 	_cleanup_free_ char *bdir = NULL;
 	_cleanup_free_ char *log = NULL;
 	_cleanup_free_ char *lockpath = NULL;
 	_cleanup_free_ char *inputs_path = NULL;
 	_cleanup_close_ int lock = -1;
-	struct strbuf inputs = { 0 };
-	struct kreq_set req = { 0 };
-	struct hasher *h;
-	char bkey[65], id[65];
-	char **frags;
-	size_t nfrags;
+	struct kernel_plan p;
 	int r = -1;
 
 	memset(k, 0, sizeof(*k));
-	if (o->src) {
-		const char *bad;
-
-		src = realpath(o->src, NULL);
-		if (!src || !is_dir(src))
-			return uerr_set(e, EXIT_USAGE, "--kernel-src %s: no such folder", o->src);
-		if ((bad = kernel_tree_unclean(src)))
-			return uerr_set(e, EXIT_USAGE,
-					"kernel tree %s is not clean (it has %s): umlrun builds out "
-					"of tree; run 'make -C %s mrproper' or give a pristine copy",
-					src, bad, src);
-		if (!path_exists(src) || !is_dir(src))
-			return -1;
-		sb_printf(&inputs, "source: tree %s\n", src);
-	} else {
-		struct stat st;
-
-		if (stat(o->tarball, &st) < 0)
-			return uerr_set(e, EXIT_INFRA,
-					"kernel source %s is missing: install it with 'apt-get install "
-					"linux-source-6.1' (or give --kernel-src DIR)",
-					o->tarball);
-		sb_printf(&inputs, "source: tarball %s size=%lld mtime=%lld\n", o->tarball,
-			  (long long)st.st_size, (long long)st.st_mtime);
-	}
-	sb_printf(&inputs, "base: ARCH=um defconfig\ncompiler: %s\n", cc);
-	frags = fragment_list(o, &nfrags, e);
-	if (!frags)
-		goto out;
-	for (size_t i = 0; i < nfrags; i++) {
-		char hex[65];
-
-		h = hasher_new();
-		if (hasher_add_file(h, frags[i]) < 0) {
-			hasher_final(h, hex);
-			uerr_sys(e, EXIT_USAGE, "config fragment %s", frags[i]);
-			goto out;
-		}
-		hasher_final(h, hex);
-		sb_printf(&inputs, "fragment: %s sha256=%s\n", frags[i], hex);
-		if (kreq_add_fragment(&req, frags[i], i >= nfrags - o->nfragments, e) < 0)
-			goto out;
-	}
-
-	/* The build folder is keyed without the tree's content, the kernel with. */
-	h = hasher_new();
-	hasher_add_str(h, inputs.buf);
-	hasher_final(h, bkey);
-	if (o->src) {
-		if (tree_identity(src, id, e) < 0)
-			goto out;
-		sb_printf(&inputs, "tree-content: %s\n", id);
-	}
-	h = hasher_new();
-	hasher_add_str(h, inputs.buf);
-	hasher_final(h, k->key);
-
+	if (kernel_plan(o, &p, e) < 0)
+		return -1;
+	memcpy(k->key, p.key, sizeof(k->key));
 	k->dir = xasprintf("%s/kernels/%.16s", root, k->key);
 	k->binary = xasprintf("%s/linux", k->dir);
 	if (path_exists(k->binary) && read_info(k) == 0) {
@@ -476,34 +527,34 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 		goto out;
 	}
 	inputs_path = xasprintf("%s/inputs.txt", k->dir);
-	write_file_atomic(inputs_path, inputs.buf, inputs.len);
+	write_file_atomic(inputs_path, p.inputs, strlen(p.inputs));
 	log = xasprintf("%s/build.log", k->dir);
 	unlink(log);
 	if (!o->src) {
+		struct hasher *h = hasher_new();
 		char sid[65];
 
-		/* The source id is the tarball line alone. */
-		h = hasher_new();
-		hasher_add(h, inputs.buf, strcspn(inputs.buf, "\n"));
+		/* The extracted tree is named after the tarball line alone. */
+		hasher_add(h, p.inputs, strcspn(p.inputs, "\n"));
 		hasher_final(h, sid);
 		sid[16] = '\0';
 		if (o->progress)
 			note("extracting %s (once)", o->tarball);
-		if (extract_tarball(root, o->tarball, sid, &src, e) < 0)
+		if (extract_tarball(root, o->tarball, sid, &p.src, e) < 0)
 			goto out;
 	}
-	bdir = xasprintf("%s/builds/%.16s", root, bkey);
+	bdir = xasprintf("%s/builds/%.16s", root, p.bkey);
 	if (mkdir_p(bdir, 0755) < 0) {
 		uerr_sys(e, EXIT_INFRA, "cannot create %s", bdir);
 		goto out;
 	}
 	note("building the kernel in %s (log: %s)", bdir, log);
-	if (configure(src, bdir, frags, nfrags, &req, log, e) < 0)
+	if (configure(p.src, bdir, p.frags, p.nfrags, &p.req, log, e) < 0)
 		goto out;
 	{
 		_cleanup_free_ char *o_arg = xasprintf("O=%s", bdir);
 		_cleanup_free_ char *j_arg = xasprintf("-j%d", o->jobs > 0 ? o->jobs : 1);
-		char *argv[] = { "make", "-C", src, "ARCH=um", o_arg, j_arg, "linux", NULL };
+		char *argv[] = { "make", "-C", p.src, "ARCH=um", o_arg, j_arg, "linux", NULL };
 
 		if (run_make_progress(argv, log, o->progress, e) < 0)
 			goto out;
@@ -513,13 +564,7 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 	k->built = true;
 	r = 0;
 out:
-	if (frags) {
-		for (size_t i = 0; i < nfrags; i++)
-			free(frags[i]);
-		free(frags);
-	}
-	kreq_free(&req);
-	sb_release(&inputs);
+	plan_free(&p);
 	return r;
 }
 

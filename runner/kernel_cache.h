@@ -18,9 +18,9 @@
 #include "util.h"
 
 struct kernel_opts {
-	const char *src;	 /* --kernel-src, or NULL for the Debian tarball */
-	const char *tarball;	 /* the Debian tarball's path */
-	char **fragments;	 /* --config FRAGMENT, in order */
+	const char *src;     /* --kernel-src, or NULL for the Debian tarball */
+	const char *tarball; /* the Debian tarball's path */
+	char **fragments;    /* --config FRAGMENT, in order */
 	size_t nfragments;
 	const char *config_dir; /* the project's uml-config/ */
 	int jobs;
@@ -28,13 +28,15 @@ struct kernel_opts {
 };
 
 struct kernel {
-	char *dir;   /* kernels/KEY */
+	char *dir;    /* kernels/KEY */
 	char *binary; /* kernels/KEY/linux */
 	char key[65];
 	enum start_unit start_unit;
 	bool built; /* false when the cache already had it */
 };
 
+/* The kernel's cache key for these options, without building anything. */
+int kernel_key(const struct kernel_opts *o, char key[65], struct uerr *e);
 int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e);
 void kernel_release(struct kernel *k);
 /* Is an in-tree configured kernel tree? Names the offending file. */

@@ -21,9 +21,10 @@ enum {
 	O_WALL_TIMEOUT,
 	O_REPEAT,
 	O_DETERMINISM,
+	O_SUITE_DIR,
 };
 
-#define BIT(o) (1u << ((o) == O_HELP ? 0 : (o) == O_VERBOSE ? 1 : (o) - O_TT + 2))
+#define BIT(o) (1u << ((o) == O_HELP ? 0 : (o) == O_VERBOSE ? 1 : (o)-O_TT + 2))
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, O_HELP },
@@ -39,11 +40,12 @@ static const struct option long_opts[] = {
 	{ "wall-timeout", required_argument, NULL, O_WALL_TIMEOUT },
 	{ "repeat", required_argument, NULL, O_REPEAT },
 	{ "check-determinism", no_argument, NULL, O_DETERMINISM },
+	{ "suite-dir", required_argument, NULL, O_SUITE_DIR },
 	{ 0 },
 };
 
 #define KERNEL_OPTS (BIT(O_KSRC) | BIT(O_CONFIG) | BIT(O_MAKE_JOBS))
-#define BOOT_OPTS (KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM))
+#define BOOT_OPTS   (KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR))
 
 static const struct command_desc {
 	enum command cmd;
@@ -60,8 +62,9 @@ static const struct command_desc {
 	  "  --config FRAGMENT   merge this config fragment too (repeatable)\n"
 	  "  --make-jobs N       parallel make jobs (default: number of CPUs)\n"
 	  "  -h, --help          show this help\n" },
-	{ CMD_RUN, "run", BOOT_OPTS | BIT(O_RESULTS) | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) |
-				  BIT(O_REPEAT) | BIT(O_DETERMINISM) | BIT(O_VERBOSE),
+	{ CMD_RUN, "run",
+	  BOOT_OPTS | BIT(O_RESULTS) | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_REPEAT) |
+	      BIT(O_DETERMINISM) | BIT(O_VERBOSE),
 	  "Usage: umlrun run [OPTIONS] [SUITE | SUITE/TEST ...]\n"
 	  "Run test files, each in its own guest, and report KTAP on stdout.\n"
 	  "With no argument, every suite under testsuites/ runs.\n"
@@ -71,6 +74,8 @@ static const struct command_desc {
 	  "                         (default 2024-01-01T00:00:00Z under time travel)\n"
 	  "  --mem=SIZE             guest memory (default 256M)\n"
 	  "  --results=DIR          where run folders go (default ./results)\n"
+	  "  --suite-dir=DIR        run suites from DIR instead of the project's\n"
+	  "                         testsuites/ (its lib/ defaults to the project's)\n"
 	  "  --timeout=SECONDS      simulated-time limit per test file (default: the\n"
 	  "                         suite's settings, else 600)\n"
 	  "  --wall-timeout=SECONDS wall-clock limit per test file (default: the\n"
@@ -100,28 +105,30 @@ static const struct command_desc {
 	  "\n"
 	  "  --time-travel=MODE, --start=WHEN, --mem=SIZE   as for 'umlrun run'\n"
 	  "  -h, --help             show this help\n" },
-	{ CMD_LIST, "list", 0,
+	{ CMD_LIST, "list", BIT(O_SUITE_DIR),
 	  "Usage: umlrun list [SUITE ...]\n"
-	  "List the test files of the suites (all suites by default).\n" },
+	  "List the test files of the suites (all suites by default).\n"
+	  "\n"
+	  "  --suite-dir=DIR   list the suites in DIR instead of the project's\n" },
 	{ CMD_HELP, "help", 0,
 	  "Usage: umlrun help [COMMAND]\n"
 	  "Show the help of umlrun or of one command.\n" },
 };
 
 static const char main_usage[] =
-	"Usage: umlrun COMMAND [OPTIONS] [ARGS]\n"
-	"Run timer-bound Linux test suites in User-Mode Linux under time travel.\n"
-	"\n"
-	"Commands:\n"
-	"  build   build the time-travel kernel and the guest's root folder\n"
-	"  run     run test suites, report KTAP, write a results folder\n"
-	"  exec    run one command in a guest and exit with its status\n"
-	"  shell   boot a guest with an interactive shell\n"
-	"  list    list the test files\n"
-	"  help    show help (also: umlrun COMMAND --help)\n"
-	"\n"
-	"Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure,\n"
-	"124 timeout, 128+N killed by signal N.\n";
+    "Usage: umlrun COMMAND [OPTIONS] [ARGS]\n"
+    "Run timer-bound Linux test suites in User-Mode Linux under time travel.\n"
+    "\n"
+    "Commands:\n"
+    "  build   build the time-travel kernel and the guest's root folder\n"
+    "  run     run test suites, report KTAP, write a results folder\n"
+    "  exec    run one command in a guest and exit with its status\n"
+    "  shell   boot a guest with an interactive shell\n"
+    "  list    list the test files\n"
+    "  help    show help (also: umlrun COMMAND --help)\n"
+    "\n"
+    "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure,\n"
+    "124 timeout, 128+N killed by signal N.\n";
 
 static const struct command_desc *desc_of(enum command c)
 {
@@ -173,15 +180,18 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 	case O_TT:
 		if (tt_mode_parse(arg, &o->mode) < 0)
 			return uerr_set(e, EXIT_USAGE,
-					"--time-travel=%s: unknown mode; use off, basic or inf-cpu", arg);
+					"--time-travel=%s: unknown mode; use off, basic or inf-cpu",
+					arg);
 		return 0;
 	case O_START:
 		o->start = arg;
 		return 0;
 	case O_MEM:
 		if (!*arg || strspn(arg, "0123456789") == 0 ||
-		    strspn(arg + strspn(arg, "0123456789"), "KMG") != strlen(arg + strspn(arg, "0123456789")))
-			return uerr_set(e, EXIT_USAGE, "--mem=%s: give a size such as 256M or 1G", arg);
+		    strspn(arg + strspn(arg, "0123456789"), "KMG") !=
+			strlen(arg + strspn(arg, "0123456789")))
+			return uerr_set(e, EXIT_USAGE, "--mem=%s: give a size such as 256M or 1G",
+					arg);
 		o->mem = arg;
 		return 0;
 	case O_RESULTS:
@@ -196,12 +206,14 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		return 0;
 	case O_MAKE_JOBS:
 		if (parse_long(arg, 1, 1024, &v) < 0)
-			return uerr_set(e, EXIT_USAGE, "--make-jobs=%s: give a number from 1 to 1024", arg);
+			return uerr_set(e, EXIT_USAGE,
+					"--make-jobs=%s: give a number from 1 to 1024", arg);
 		o->make_jobs = (int)v;
 		return 0;
 	case O_TIMEOUT:
 		if (parse_long(arg, 1, 100L * 365 * 86400, &v) < 0)
-			return uerr_set(e, EXIT_USAGE, "--timeout=%s: give a whole number of seconds", arg);
+			return uerr_set(e, EXIT_USAGE,
+					"--timeout=%s: give a whole number of seconds", arg);
 		o->timeout = v;
 		return 0;
 	case O_WALL_TIMEOUT:
@@ -212,11 +224,15 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		return 0;
 	case O_REPEAT:
 		if (parse_long(arg, 1, 10000, &v) < 0)
-			return uerr_set(e, EXIT_USAGE, "--repeat=%s: give a number from 1 to 10000", arg);
+			return uerr_set(e, EXIT_USAGE, "--repeat=%s: give a number from 1 to 10000",
+					arg);
 		o->repeat = (int)v;
 		return 0;
 	case O_DETERMINISM:
 		o->check_determinism = true;
+		return 0;
+	case O_SUITE_DIR:
+		o->suite_dir = arg;
 		return 0;
 	}
 	return uerr_set(e, EXIT_USAGE, "internal: unhandled option %d", c);
@@ -238,7 +254,8 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 	}
 	o->cmd = command_lookup(argv[1]);
 	if (o->cmd == CMD_NONE)
-		return uerr_set(e, EXIT_USAGE, "unknown command '%s'; see 'umlrun --help'", argv[1]);
+		return uerr_set(e, EXIT_USAGE, "unknown command '%s'; see 'umlrun --help'",
+				argv[1]);
 	d = desc_of(o->cmd);
 	o->cmd_name = d->name;
 	optind = 1;
@@ -251,13 +268,15 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 			/* argv + 1 was parsed: its optind - 1 is our optind. */
 
 			if (optopt && optopt < 256)
-				return uerr_set(e, EXIT_USAGE, "%s: unknown option -%c; see 'umlrun %s --help'",
+				return uerr_set(e, EXIT_USAGE,
+						"%s: unknown option -%c; see 'umlrun %s --help'",
 						d->name, optopt, d->name);
 			return uerr_set(e, EXIT_USAGE, "%s: bad option %s; see 'umlrun %s --help'",
 					d->name, bad ? bad : "", d->name);
 		}
 		if (c != O_HELP && !(d->allowed & BIT(c)))
-			return uerr_set(e, EXIT_USAGE, "%s: option %s does not apply; see 'umlrun %s --help'",
+			return uerr_set(e, EXIT_USAGE,
+					"%s: option %s does not apply; see 'umlrun %s --help'",
 					d->name, argv[optind], d->name);
 		if (parse_option(o, c, optarg, e) < 0)
 			return -1;
@@ -267,12 +286,15 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 	if (o->help)
 		return 0;
 	if (o->cmd == CMD_EXEC && o->nargs == 0)
-		return uerr_set(e, EXIT_USAGE, "exec: no command given; use 'umlrun exec -- COMMAND [ARG...]'");
+		return uerr_set(e, EXIT_USAGE,
+				"exec: no command given; use 'umlrun exec -- COMMAND [ARG...]'");
 	if ((o->cmd == CMD_BUILD || o->cmd == CMD_SHELL) && o->nargs > 0)
-		return uerr_set(e, EXIT_USAGE, "%s: unexpected argument '%s'; see 'umlrun %s --help'",
-				d->name, o->args[0], d->name);
+		return uerr_set(e, EXIT_USAGE,
+				"%s: unexpected argument '%s'; see 'umlrun %s --help'", d->name,
+				o->args[0], d->name);
 	if (o->check_determinism && o->repeat < 2)
-		return uerr_set(e, EXIT_USAGE, "--check-determinism needs --repeat=N with N of 2 or more");
+		return uerr_set(e, EXIT_USAGE,
+				"--check-determinism needs --repeat=N with N of 2 or more");
 	return 0;
 }
 

@@ -28,6 +28,7 @@ struct opts {
 	const char *start; /* --start, as given */
 	const char *mem;
 	const char *results_dir;
+	const char *suite_dir; /* --suite-dir: suites outside the project */
 	const char *kernel_src;
 	char **configs;
 	size_t nconfigs;

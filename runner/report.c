@@ -40,7 +40,8 @@ enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, cha
 		return V_FAIL;
 	}
 	if (ktap_skipped(k) && o->job_exit == 0) {
-		*reason = xasprintf("SKIP %s", k->skip_reason ? k->skip_reason : "every test skipped");
+		*reason =
+		    xasprintf("SKIP %s", k->skip_reason ? k->skip_reason : "every test skipped");
 		return V_SKIP;
 	}
 	if (o->job_exit == 0 && ktap_passed(k))
@@ -63,9 +64,12 @@ int run_dir_create(const char *results, char **run_dir, struct uerr *e)
 	gmtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "run-%Y%m%dT%H%M%SZ", &tm);
 	if (mkdir_p(results, 0755) < 0 || access(results, W_OK) < 0)
-		return uerr_sys(e, EXIT_USAGE, "results folder %s is not writable; give another with --results", results);
+		return uerr_sys(e, EXIT_USAGE,
+				"results folder %s is not writable; give another with --results",
+				results);
 	for (int i = 1; i < 1000; i++) {
-		dir = i == 1 ? xasprintf("%s/%s", results, stamp) : xasprintf("%s/%s-%d", results, stamp, i);
+		dir = i == 1 ? xasprintf("%s/%s", results, stamp)
+			     : xasprintf("%s/%s-%d", results, stamp, i);
 		if (mkdir(dir, 0755) == 0)
 			break;
 		if (errno != EEXIST) {
@@ -119,8 +123,8 @@ static int write_out(const char *path, struct strbuf *sb, struct uerr *e)
 	return 0;
 }
 
-int report_write_json(const char *path, const struct run_info *ri, const struct record *r,
-		      size_t n, struct uerr *e)
+int report_write_json(const char *path, const struct run_info *ri, const struct record *r, size_t n,
+		      struct uerr *e)
 {
 	struct strbuf sb = { 0 };
 	int counts[V_INTERRUPTED + 1] = { 0 };
@@ -172,7 +176,8 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 	}
 	sb_adds(&sb, "\n  ],\n  \"summary\": {");
 	for (int v = V_PASS; v <= V_INTERRUPTED; v++)
-		sb_printf(&sb, "%s\"%s\": %d", v ? ", " : "", verdict_name((enum verdict)v), counts[v]);
+		sb_printf(&sb, "%s\"%s\": %d", v ? ", " : "", verdict_name((enum verdict)v),
+			  counts[v]);
 	sb_adds(&sb, "}\n}\n");
 	return write_out(path, &sb, e);
 }
@@ -211,24 +216,29 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 	(void)ri;
 	for (size_t i = 0; i < n; i++) {
 		tests += (int)r[i].ktap.ncases + (r[i].verdict >= V_TIMEOUT || !r[i].ktap.ncases);
-		failures += r[i].ktap.counts[KTAP_FAIL] + (r[i].verdict == V_FAIL && !r[i].ktap.counts[KTAP_FAIL]);
+		failures += r[i].ktap.counts[KTAP_FAIL] +
+			    (r[i].verdict == V_FAIL && !r[i].ktap.counts[KTAP_FAIL]);
 		errors += r[i].verdict >= V_TIMEOUT;
 		skipped += r[i].ktap.counts[KTAP_SKIP] + r[i].ktap.counts[KTAP_XFAIL];
 	}
-	sb_printf(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		       "<testsuites name=\"umlrun\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
-		       "skipped=\"%d\" time=\"%.3f\">\n",
+	sb_printf(&sb,
+		  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		  "<testsuites name=\"umlrun\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
+		  "skipped=\"%d\" time=\"%.3f\">\n",
 		  tests, failures, errors, skipped, ri->wall_seconds);
 	for (size_t i = 0; i < n; i++) {
 		const struct record *t = &r[i];
-		_cleanup_free_ char *name = t->attempt > 1 ? xasprintf("%s#%d", t->test->id, t->attempt)
-							    : xstrdup(t->test->id);
+		_cleanup_free_ char *name = t->attempt > 1
+						? xasprintf("%s#%d", t->test->id, t->attempt)
+						: xstrdup(t->test->id);
 
 		sb_adds(&sb, "  <testsuite name=\"");
 		xml_str(&sb, name);
-		sb_printf(&sb, "\" tests=\"%zu\" time=\"%.3f\">\n", t->ktap.ncases, t->outcome.wall_seconds);
-		sb_printf(&sb, "    <properties><property name=\"sim_seconds\" value=\"%.9f\"/>"
-			       "<property name=\"log\" value=\"",
+		sb_printf(&sb, "\" tests=\"%zu\" time=\"%.3f\">\n", t->ktap.ncases,
+			  t->outcome.wall_seconds);
+		sb_printf(&sb,
+			  "    <properties><property name=\"sim_seconds\" value=\"%.9f\"/>"
+			  "<property name=\"log\" value=\"",
 			  t->outcome.sim_seconds);
 		xml_str(&sb, t->dir);
 		sb_adds(&sb, "/console.log\"/></properties>\n");
@@ -246,7 +256,8 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 				sb_adds(&sb, "/console.log</failure>");
 			} else if (c->result == KTAP_SKIP || c->result == KTAP_XFAIL) {
 				sb_adds(&sb, "<skipped message=\"");
-				xml_str(&sb, c->result == KTAP_XFAIL ? "known breakage" : c->directive);
+				xml_str(&sb,
+					c->result == KTAP_XFAIL ? "known breakage" : c->directive);
 				sb_adds(&sb, "\"/>");
 			}
 			sb_adds(&sb, "</testcase>\n");
@@ -258,7 +269,8 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 			xml_str(&sb, name);
 			sb_adds(&sb, "\" name=\"(test file)\">");
 			if (t->verdict != V_PASS && t->verdict != V_SKIP) {
-				sb_adds(&sb, t->verdict == V_FAIL ? "<failure message=\"" : "<error message=\"");
+				sb_adds(&sb, t->verdict == V_FAIL ? "<failure message=\""
+								  : "<error message=\"");
 				xml_str(&sb, t->reason ? t->reason : verdict_name(t->verdict));
 				sb_adds(&sb, t->verdict == V_FAIL ? "\"/>" : "\"/>");
 			} else if (t->verdict == V_SKIP) {

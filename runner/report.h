@@ -54,8 +54,8 @@ const char *verdict_name(enum verdict v);
 enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, char **reason);
 /* Creates the run folder and points latest at it. */
 int run_dir_create(const char *results, char **run_dir, struct uerr *e);
-int report_write_json(const char *path, const struct run_info *ri, const struct record *r,
-		      size_t n, struct uerr *e);
+int report_write_json(const char *path, const struct run_info *ri, const struct record *r, size_t n,
+		      struct uerr *e);
 int report_write_junit(const char *path, const struct run_info *ri, const struct record *r,
 		       size_t n, struct uerr *e);
 int exit_code_of(const struct record *r, size_t n);

@@ -164,8 +164,8 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 	if (st != 0 || rename(tmp, *dir) < 0) {
 		rm_rf(tmp);
 		free(steal_ptr(dir));
-		return uerr_set(e, EXIT_INFRA, "assembling the guest's root folder failed (log: %s)",
-				log);
+		return uerr_set(e, EXIT_INFRA,
+				"assembling the guest's root folder failed (log: %s)", log);
 	}
 	return 0;
 }

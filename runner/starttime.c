@@ -35,8 +35,8 @@ static int parse_iso(const char *s, int64_t *secs)
 	const char *p = s;
 	int y, mo, d, h = 0, mi = 0, se = 0, off = 0;
 
-	if ((y = digits(&p, 4)) < 0 || *p++ != '-' || (mo = digits(&p, 2)) < 0 ||
-	    *p++ != '-' || (d = digits(&p, 2)) < 0)
+	if ((y = digits(&p, 4)) < 0 || *p++ != '-' || (mo = digits(&p, 2)) < 0 || *p++ != '-' ||
+	    (d = digits(&p, 2)) < 0)
 		return -1;
 	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo))
 		return -1;
@@ -150,8 +150,9 @@ int start_to_kernel(int64_t secs, enum start_unit u, uint64_t *out, struct uerr 
 		*out = (uint64_t)secs * 1000000000ULL;
 		return 0;
 	default:
-		return uerr_set(e, EXIT_INFRA,
-				"the kernel's --help does not document time-travel-start=; "
-				"it lacks CONFIG_UML_TIME_TRAVEL_SUPPORT, rebuild with 'umlrun build'");
+		return uerr_set(
+		    e, EXIT_INFRA,
+		    "the kernel's --help does not document time-travel-start=; "
+		    "it lacks CONFIG_UML_TIME_TRAVEL_SUPPORT, rebuild with 'umlrun build'");
 	}
 }

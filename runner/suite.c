@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DEFAULT_TIMEOUT 600
+#define DEFAULT_TIMEOUT	     600
 #define DEFAULT_WALL_TIMEOUT 120
 
 static bool is_test_file(const char *name)
@@ -49,10 +49,11 @@ int settings_parse(const char *text, const char *file, struct test *d, struct ue
 			goto bad;
 		}
 		continue;
-bad:
-		return uerr_set(e, EXIT_USAGE,
-				"%s:%d: want timeout=, wall_timeout=, mem= or cmdline= with a value", file,
-				lineno);
+	bad:
+		return uerr_set(
+		    e, EXIT_USAGE,
+		    "%s:%d: want timeout=, wall_timeout=, mem= or cmdline= with a value", file,
+		    lineno);
 	}
 	return 0;
 }
@@ -93,8 +94,9 @@ static int load_suite(const char *dir, const char *suite, const char *only, stru
 	free(d.mem);
 	free(d.cmdline);
 	if (out->n == before)
-		return uerr_set(e, EXIT_USAGE, only ? "unknown test '%s/%s'; see 'umlrun list'"
-						    : "suite '%s' has no test files%s",
+		return uerr_set(e, EXIT_USAGE,
+				only ? "unknown test '%s/%s'; see 'umlrun list'"
+				     : "suite '%s' has no test files%s",
 				suite, only ? only : "");
 	return 0;
 }
@@ -112,12 +114,14 @@ static int load_arg(const char *dir, const char *arg, struct test_list *out, str
 	while (l && a[l - 1] == '/')
 		a[--l] = '\0';
 	if (!*a || strstr(a, "..") || a[0] == '/' || !strcmp(a, "lib"))
-		return uerr_set(e, EXIT_USAGE, "unknown suite or test '%s'; see 'umlrun list'", arg);
+		return uerr_set(e, EXIT_USAGE, "unknown suite or test '%s'; see 'umlrun list'",
+				arg);
 	slash = strchr(a, '/');
 	if (!slash)
 		return load_suite(dir, a, NULL, out, e);
 	*slash = '\0';
-	file = l > 3 && !strcmp(a + l - 3, ".sh") ? xstrdup(slash + 1) : xasprintf("%s.sh", slash + 1);
+	file =
+	    l > 3 && !strcmp(a + l - 3, ".sh") ? xstrdup(slash + 1) : xasprintf("%s.sh", slash + 1);
 	if (!is_test_file(file))
 		return uerr_set(e, EXIT_USAGE, "'%s' is not a test file name (tNNNN-name.sh)", arg);
 	return load_suite(dir, a, file, out, e);
@@ -137,8 +141,8 @@ int suites_find(const char *dir, char *const *args, int nargs, struct test_list 
 		for (int i = 0; i < n; i++) {
 			_cleanup_free_ char *p = xasprintf("%s/%s", dir, names[i]->d_name);
 
-			if (r == 0 && names[i]->d_name[0] != '.' && strcmp(names[i]->d_name, "lib") &&
-			    is_dir(p))
+			if (r == 0 && names[i]->d_name[0] != '.' &&
+			    strcmp(names[i]->d_name, "lib") && is_dir(p))
 				r = load_suite(dir, names[i]->d_name, NULL, out, e);
 			free(names[i]);
 		}

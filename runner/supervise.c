@@ -18,8 +18,8 @@
 
 const char *guest_end_name(enum guest_end e)
 {
-	static const char *const names[] = { "reported",  "sim-timeout", "wall-timeout", "crash",
-					     "killed",	  "interrupted", "init-error" };
+	static const char *const names[] = { "reported", "sim-timeout", "wall-timeout", "crash",
+					     "killed",	 "interrupted", "init-error" };
 
 	return names[e];
 }
@@ -96,8 +96,8 @@ static void control_line(struct guest_outcome *o, bool *ended, const char *l)
 /* Kernel console lines worth naming as the reason for a crash. */
 static void console_line(struct guest_outcome *o, bool *crashed, const char *l)
 {
-	static const char *const marks[] = { "Kernel panic - not syncing", "Oops", "BUG: ",
-					     "general protection fault" };
+	static const char *const marks[] = { "Kernel panic - not syncing", "Oops",
+					     "BUG: ", "general protection fault" };
 
 	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
 		if (!*crashed && strstr(l, marks[i])) {
@@ -163,6 +163,7 @@ static bool pump(struct chan *c, int which, struct run_state *st)
 
 static int open_channels(struct chan ch[CH_N], bool shell, struct uerr *e)
 {
+	memset(ch, 0, sizeof(struct chan) * CH_N);
 	for (int i = 0; i < CH_N; i++)
 		ch[i].host = ch[i].guest = -1;
 	for (int i = CH_OUT; i <= CH_ERR; i++) {

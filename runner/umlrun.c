@@ -32,7 +32,7 @@
 #endif
 
 /* 2024-01-01T00:00:00Z: a fixed default, so runs repeat exactly. */
-#define DEFAULT_START 1704067200LL
+#define DEFAULT_START	1704067200LL
 #define DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
 
 /* Everything a command found or built, released in one place. */
@@ -78,7 +78,8 @@ static void find_project(struct session *s)
 		char *real = realpath(s->project, NULL);
 
 		if (!real)
-			die(EXIT_INFRA, "cannot find umlrun's files in %s; set UMLRUN_HOME", s->project);
+			die(EXIT_INFRA, "cannot find umlrun's files in %s; set UMLRUN_HOME",
+			    s->project);
 		free(s->project);
 		s->project = real;
 	}
@@ -120,8 +121,9 @@ static void resolve_start(struct session *s)
 
 	if (o->mode == TT_OFF) {
 		if (o->start)
-			die(EXIT_USAGE, "--start needs time travel: the kernel sets the guest clock "
-					"only with --time-travel=basic or inf-cpu");
+			die(EXIT_USAGE,
+			    "--start needs time travel: the kernel sets the guest clock "
+			    "only with --time-travel=basic or inf-cpu");
 		return;
 	}
 	s->has_start = true;
@@ -132,12 +134,26 @@ static void resolve_start(struct session *s)
 		uerr_die(&e);
 }
 
+/* The suites to run: --suite-dir, or the project's testsuites/. */
+static char *suites_dir(const struct session *s)
+{
+	char *dir;
+
+	if (!s->o->suite_dir)
+		return xasprintf("%s/testsuites", s->project);
+	dir = realpath(s->o->suite_dir, NULL);
+	if (!dir || !is_dir(dir))
+		die(EXIT_USAGE, "--suite-dir=%s: no such folder", s->o->suite_dir);
+	return dir;
+}
+
 static void prepare_stage(struct session *s)
 {
-	_cleanup_free_ char *suites = xasprintf("%s/testsuites", s->project);
+	_cleanup_free_ char *suites = suites_dir(s);
+	_cleanup_free_ char *lib = xasprintf("%s/testsuites/lib", s->project);
 	struct uerr e;
 
-	if (stage_create(&s->stage, s->kernel.binary, s->rootfs, suites, &e) < 0)
+	if (stage_create(&s->stage, s->kernel.binary, s->rootfs, suites, lib, &e) < 0)
 		uerr_die(&e);
 }
 
@@ -178,9 +194,9 @@ struct test_io {
 
 static bool ktap_like(const char *l)
 {
-	return !strncmp(l, "ok ", 3) || !strncmp(l, "not ok ", 7) || !strncmp(l, "KTAP version", 12) ||
-	       !strncmp(l, "TAP version", 11) || !strncmp(l, "1..", 3) || l[0] == '#' || l[0] == ' ' ||
-	       !l[0];
+	return !strncmp(l, "ok ", 3) || !strncmp(l, "not ok ", 7) ||
+	       !strncmp(l, "KTAP version", 12) || !strncmp(l, "TAP version", 11) ||
+	       !strncmp(l, "1..", 3) || l[0] == '#' || l[0] == ' ' || !l[0];
 }
 
 static void result_line(struct test_io *t, const char *l)
@@ -259,15 +275,15 @@ static char *first_difference(const char *a, const char *b, const char *what)
 		const char *ea = strchrnul(pa, '\n'), *eb = strchrnul(pb, '\n');
 
 		if (ea - pa != eb - pb || memcmp(pa, pb, (size_t)(ea - pa)))
-			return xasprintf("%s line %d: '%.*s' then '%.*s'", what, line, (int)(ea - pa), pa,
-					 (int)(eb - pb), pb);
+			return xasprintf("%s line %d: '%.*s' then '%.*s'", what, line,
+					 (int)(ea - pa), pa, (int)(eb - pb), pb);
 		pa = *ea ? ea + 1 : ea;
 		pb = *eb ? eb + 1 : eb;
 		line++;
 	}
 	if (*pa || *pb)
-		return xasprintf("%s line %d: one run's output ends here, the other's goes on", what,
-				 line);
+		return xasprintf("%s line %d: one run's output ends here, the other's goes on",
+				 what, line);
 	return NULL;
 }
 
@@ -289,7 +305,8 @@ static void run_one(struct run_state *rs, const struct test *t, int attempt, int
 	struct guest_spec g = guest_for(s, 0);
 	struct test_io io = { 0 };
 	struct guest_io gio = { on_out, on_err, on_console, &io };
-	_cleanup_free_ char *base = xasprintf("%s/%.*s", t->suite, (int)(strlen(t->file) - 3), t->file);
+	_cleanup_free_ char *base =
+	    xasprintf("%s/%.*s", t->suite, (int)(strlen(t->file) - 3), t->file);
 	_cleanup_free_ char *abs = NULL;
 	_cleanup_free_ char *path = NULL;
 	_cleanup_free_ char *cmdline = NULL;
@@ -356,17 +373,19 @@ static void run_one(struct run_state *rs, const struct test *t, int attempt, int
 			rs->first_out = xstrdup(io.out_all.buf ? io.out_all.buf : "");
 			rs->first_err = xstrdup(io.err_all.buf ? io.err_all.buf : "");
 		} else {
-			char *d = first_difference(rs->first_out, io.out_all.buf ? io.out_all.buf : "",
-						   "result output");
+			char *d = first_difference(
+			    rs->first_out, io.out_all.buf ? io.out_all.buf : "", "result output");
 
 			if (!d)
-				d = first_difference(rs->first_err, io.err_all.buf ? io.err_all.buf : "",
-						     "stderr");
+				d = first_difference(
+				    rs->first_err, io.err_all.buf ? io.err_all.buf : "", "stderr");
 			if (d) {
-				printf("    # not deterministic: run 1 and run %d differ at %s\n", attempt, d);
+				printf("    # not deterministic: run 1 and run %d differ at %s\n",
+				       attempt, d);
 				free(r->reason);
-				r->reason = xasprintf("ERROR not deterministic: runs 1 and %d differ at %s",
-						      attempt, d);
+				r->reason =
+				    xasprintf("ERROR not deterministic: runs 1 and %d differ at %s",
+					      attempt, d);
 				if (r->verdict == V_PASS || r->verdict == V_SKIP)
 					r->verdict = V_FAIL;
 				free(d);
@@ -378,10 +397,11 @@ static void run_one(struct run_state *rs, const struct test *t, int attempt, int
 	sb_release(&io.err_all);
 
 	{
-		_cleanup_free_ char *line = xasprintf(
-			"%s %d %s%s%s%s", r->verdict == V_PASS || r->verdict == V_SKIP ? "ok" : "not ok",
-			number, t->id, attempt > 1 || o->repeat > 1 ? "" : "", r->reason ? " # " : "",
-			r->reason ? r->reason : "");
+		_cleanup_free_ char *line =
+		    xasprintf("%s %d %s%s%s%s",
+			      r->verdict == V_PASS || r->verdict == V_SKIP ? "ok" : "not ok",
+			      number, t->id, attempt > 1 || o->repeat > 1 ? "" : "",
+			      r->reason ? " # " : "", r->reason ? r->reason : "");
 
 		printf("%s\n# %s: %s, %.3f simulated s, %.3f wall s\n", line, t->id,
 		       verdict_name(r->verdict), r->outcome.sim_seconds, r->outcome.wall_seconds);
@@ -424,7 +444,8 @@ static int finish_run(struct run_state *rs, double t0, const char *cmdline_examp
 	struct uerr e;
 	int pass = 0;
 
-	ri.exit_code = rs->host_signal ? EXIT_SIGNAL_BASE + rs->host_signal : exit_code_of(rs->rec, rs->nrec);
+	ri.exit_code =
+	    rs->host_signal ? EXIT_SIGNAL_BASE + rs->host_signal : exit_code_of(rs->rec, rs->nrec);
 	if (report_write_json(json, &ri, rs->rec, rs->nrec, &e) < 0 ||
 	    report_write_junit(junit, &ri, rs->rec, rs->nrec, &e) < 0)
 		warn("%s", e.msg);
@@ -448,7 +469,7 @@ static int cmd_run(const struct opts *o)
 	int number = 0, code;
 
 	find_project(&s);
-	suites = xasprintf("%s/testsuites", s.project);
+	suites = suites_dir(&s);
 	/* Bad input first: nothing is built or written for a typo. */
 	if (suites_find(suites, o->args, o->nargs, &tests, &e) < 0)
 		uerr_die(&e);
@@ -582,7 +603,8 @@ static int cmd_exec(const struct opts *o)
 static int cmd_shell(const struct opts *o)
 {
 	if (!isatty(0))
-		die(EXIT_USAGE, "shell: stdin is not a terminal; use 'umlrun exec -- CMD' to run a command");
+		die(EXIT_USAGE,
+		    "shell: stdin is not a terminal; use 'umlrun exec -- CMD' to run a command");
 	return boot_one(o, NULL, true);
 }
 
@@ -609,7 +631,7 @@ static int cmd_list(const struct opts *o)
 	struct uerr e;
 
 	find_project(&s);
-	suites = xasprintf("%s/testsuites", s.project);
+	suites = suites_dir(&s);
 	if (suites_find(suites, o->args, o->nargs, &tests, &e) < 0)
 		uerr_die(&e);
 	for (size_t i = 0; i < tests.n; i++)

@@ -22,7 +22,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#define UMLRUN_NORETURN __attribute__((noreturn))
+#define UMLRUN_NORETURN	    __attribute__((noreturn))
 #define UMLRUN_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
 /* The exit-code contract, documented in docs/exit-codes.md. */
@@ -88,7 +88,7 @@ static inline void *steal_ptr(void *pp)
 	return r;
 }
 
-#define _cleanup_free_ __attribute__((cleanup(freep)))
+#define _cleanup_free_	__attribute__((cleanup(freep)))
 #define _cleanup_close_ __attribute__((cleanup(closep)))
 
 /* A growable string; buf is always NUL-terminated once anything was added. */
@@ -129,6 +129,6 @@ void hasher_add_str(struct hasher *h, const char *s); /* includes the NUL */
 char *cache_root(void);
 
 int hasher_add_file(struct hasher *h, const char *path); /* 0 or -errno */
-void hasher_final(struct hasher *h, char hex[65]);     /* frees h */
+void hasher_final(struct hasher *h, char hex[65]);	 /* frees h */
 
 #endif

@@ -71,12 +71,11 @@ enum {
 };
 
 #define HWSIM_FAMILY "MAC80211_HWSIM"
-#define MAX_RADIOS 256
+#define MAX_RADIOS   256
 
 static const char *prog = "hwsimctl";
 
-__attribute__((noreturn, format(printf, 1, 2))) static void die(const char *fmt,
-								...)
+__attribute__((noreturn, format(printf, 1, 2))) static void die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -99,8 +98,7 @@ __attribute__((format(printf, 1, 2))) static void warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-__attribute__((noreturn, format(printf, 1, 2))) static void
-usage_error(const char *fmt, ...)
+__attribute__((noreturn, format(printf, 1, 2))) static void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -175,8 +173,8 @@ static void hwsim_open(struct hwsim *h)
 	if (err < 0)
 		die("cannot connect to generic netlink: %s", nl_geterror(err));
 	/* Ask for the kernel's error text; an old kernel ignoring it is fine. */
-	(void)setsockopt(nl_socket_get_fd(h->sock), SOL_NETLINK,
-			 NETLINK_EXT_ACK, &one, sizeof(one));
+	(void)setsockopt(nl_socket_get_fd(h->sock), SOL_NETLINK, NETLINK_EXT_ACK, &one,
+			 sizeof(one));
 	h->family = genl_ctrl_resolve(h->sock, HWSIM_FAMILY);
 	if (h->family < 0)
 		die("generic netlink family %s not found (is mac80211_hwsim "
@@ -205,8 +203,7 @@ struct request {
  * Extended ack: after struct nlmsgerr comes the request (whole, or only
  * its header when NLM_F_CAPPED) and then NLMSGERR_ATTR_* attributes.
  */
-static void parse_ext_ack(struct request *req, const struct nlmsghdr *hdr,
-			  const struct nlmsgerr *e)
+static void parse_ext_ack(struct request *req, const struct nlmsghdr *hdr, const struct nlmsgerr *e)
 {
 	const unsigned char *end = (const unsigned char *)hdr + hdr->nlmsg_len;
 	const unsigned char *p = (const unsigned char *)(e + 1);
@@ -218,20 +215,17 @@ static void parse_ext_ack(struct request *req, const struct nlmsghdr *hdr,
 		p += NLMSG_ALIGN(e->msg.nlmsg_len - sizeof(struct nlmsghdr));
 	if (p >= end)
 		return;
-	if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)p, (int)(end - p),
-		      NULL) < 0)
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)p, (int)(end - p), NULL) < 0)
 		return;
 	if (tb[NLMSGERR_ATTR_MSG])
-		snprintf(req->ext_msg, sizeof(req->ext_msg), "%.*s",
-			 nla_len(tb[NLMSGERR_ATTR_MSG]),
+		snprintf(req->ext_msg, sizeof(req->ext_msg), "%.*s", nla_len(tb[NLMSGERR_ATTR_MSG]),
 			 (const char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
 }
 
 static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 {
 	struct request *req = arg;
-	const struct nlmsghdr *hdr =
-		(const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
+	const struct nlmsghdr *hdr = (const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
 
 	(void)nla;
 	req->done = true;
@@ -266,13 +260,11 @@ static int on_radio(struct nl_msg *msg, void *arg)
 	r->id = (int)nla_get_u32(tb[HWSIM_ATTR_RADIO_ID]);
 	/* The driver puts the name without its NUL: copy by length. */
 	if (tb[HWSIM_ATTR_RADIO_NAME])
-		snprintf(r->name, sizeof(r->name), "%.*s",
-			 nla_len(tb[HWSIM_ATTR_RADIO_NAME]),
+		snprintf(r->name, sizeof(r->name), "%.*s", nla_len(tb[HWSIM_ATTR_RADIO_NAME]),
 			 (const char *)nla_data(tb[HWSIM_ATTR_RADIO_NAME]));
 	if (tb[HWSIM_ATTR_CHANNELS])
 		r->channels = nla_get_u32(tb[HWSIM_ATTR_CHANNELS]);
-	if (tb[HWSIM_ATTR_REG_HINT_ALPHA2] &&
-	    nla_len(tb[HWSIM_ATTR_REG_HINT_ALPHA2]) >= 2)
+	if (tb[HWSIM_ATTR_REG_HINT_ALPHA2] && nla_len(tb[HWSIM_ATTR_REG_HINT_ALPHA2]) >= 2)
 		memcpy(r->alpha2, nla_data(tb[HWSIM_ATTR_REG_HINT_ALPHA2]), 2);
 	return NL_OK;
 }
@@ -294,8 +286,7 @@ static struct nl_msg *request_new(const struct hwsim *h, int cmd, int flags)
 
 	if (!msg)
 		die("cannot allocate a netlink message");
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, h->family, 0, flags,
-			 (uint8_t)cmd, 1))
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, h->family, 0, flags, (uint8_t)cmd, 1))
 		die("cannot build the netlink header");
 	return msg;
 }
@@ -304,8 +295,7 @@ static struct nl_msg *request_new(const struct hwsim *h, int cmd, int flags)
  * Send msg and read replies until its acknowledgement (or the end of a
  * dump). Returns the ack's error field: -errno, 0, or a positive radio id.
  */
-static int request_run(const struct hwsim *h, struct nl_msg *msg,
-		       struct request *req)
+static int request_run(const struct hwsim *h, struct nl_msg *msg, struct request *req)
 {
 	autofree_cb struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
 	int err;
@@ -326,8 +316,7 @@ static int request_run(const struct hwsim *h, struct nl_msg *msg,
 		/* Our own handlers stop with req->done set; anything else
 		 * is a receive error. */
 		if (err < 0 && !req->done)
-			die("cannot read the reply of %s: %s", HWSIM_FAMILY,
-			    nl_geterror(err));
+			die("cannot read the reply of %s: %s", HWSIM_FAMILY, nl_geterror(err));
 	}
 	return req->error;
 }
@@ -393,8 +382,8 @@ static void parse_mac(const char *s, unsigned char mac[6])
 	char tail;
 	int i;
 
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
-		   &b[4], &b[5], &tail) != 6)
+	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &tail) != 6)
 		usage_error("--perm-addr: not a MAC address: '%s'", s);
 	for (i = 0; i < 6; i++)
 		mac[i] = (unsigned char)b[i];
@@ -428,9 +417,7 @@ static int cmd_new(const struct hwsim *h, int argc, char **argv)
 			name = optval(argc, argv, &i);
 			if (!name[0] || strlen(name) >= sizeof(got.name))
 				usage_error("--name: bad name '%s'", name);
-			put_or_die(nla_put_string(msg, HWSIM_ATTR_RADIO_NAME,
-						  name),
-				   a);
+			put_or_die(nla_put_string(msg, HWSIM_ATTR_RADIO_NAME, name), a);
 		} else if (!strcmp(a, "--no-vif")) {
 			put_or_die(nla_put_flag(msg, HWSIM_ATTR_NO_VIF), a);
 		} else if (!strcmp(a, "--alpha2")) {
@@ -440,28 +427,20 @@ static int cmd_new(const struct hwsim *h, int argc, char **argv)
 				usage_error("--alpha2: want two letters, got "
 					    "'%s'",
 					    cc);
-			put_or_die(nla_put(msg, HWSIM_ATTR_REG_HINT_ALPHA2, 2,
-					   cc),
-				   a);
+			put_or_die(nla_put(msg, HWSIM_ATTR_REG_HINT_ALPHA2, 2, cc), a);
 		} else if (!strcmp(a, "--custom-reg")) {
 			unsigned int n = parse_uint(optval(argc, argv, &i), a);
 
-			put_or_die(nla_put_u32(msg, HWSIM_ATTR_REG_CUSTOM_REG,
-					       n),
-				   a);
+			put_or_die(nla_put_u32(msg, HWSIM_ATTR_REG_CUSTOM_REG, n), a);
 		} else if (!strcmp(a, "--strict-reg")) {
-			put_or_die(nla_put_flag(msg, HWSIM_ATTR_REG_STRICT_REG),
-				   a);
+			put_or_die(nla_put_flag(msg, HWSIM_ATTR_REG_STRICT_REG), a);
 		} else if (!strcmp(a, "--p2p-device")) {
-			put_or_die(nla_put_flag(msg,
-						HWSIM_ATTR_SUPPORT_P2P_DEVICE),
-				   a);
+			put_or_die(nla_put_flag(msg, HWSIM_ATTR_SUPPORT_P2P_DEVICE), a);
 		} else if (!strcmp(a, "--chanctx")) {
 			put_or_die(nla_put_flag(msg, HWSIM_ATTR_USE_CHANCTX), a);
 		} else if (!strcmp(a, "--perm-addr")) {
 			parse_mac(optval(argc, argv, &i), mac);
-			put_or_die(nla_put(msg, HWSIM_ATTR_PERM_ADDR, 6, mac),
-				   a);
+			put_or_die(nla_put(msg, HWSIM_ATTR_PERM_ADDR, 6, mac), a);
 		} else {
 			usage_error("new: unknown option '%s'", a);
 		}
@@ -503,11 +482,9 @@ static int cmd_del(const struct hwsim *h, int argc, char **argv)
 	if (argc != 2 || strcmp(argv[0], "--name"))
 		usage_error("usage: del ID | del --name NAME");
 	msg = request_new(h, HWSIM_CMD_DEL_RADIO, 0);
-	put_or_die(nla_put_string(msg, HWSIM_ATTR_RADIO_NAME, argv[1]),
-		   "--name");
+	put_or_die(nla_put_string(msg, HWSIM_ATTR_RADIO_NAME, argv[1]), "--name");
 	if (request_run(h, msg, &req) < 0) {
-		snprintf(what, sizeof(what), "cannot delete radio '%s'",
-			 argv[1]);
+		snprintf(what, sizeof(what), "cannot delete radio '%s'", argv[1]);
 		warn_refused(&req, what);
 		return 1;
 	}
@@ -517,8 +494,7 @@ static int cmd_del(const struct hwsim *h, int argc, char **argv)
 /* Dump the radios of this namespace into req. */
 static int radio_dump(const struct hwsim *h, struct request *req)
 {
-	autofree_msg struct nl_msg *msg =
-		request_new(h, HWSIM_CMD_GET_RADIO, NLM_F_DUMP);
+	autofree_msg struct nl_msg *msg = request_new(h, HWSIM_CMD_GET_RADIO, NLM_F_DUMP);
 
 	if (request_run(h, msg, req) < 0) {
 		warn_refused(req, "cannot list the radios");
@@ -542,8 +518,8 @@ static int cmd_list(const struct hwsim *h, int argc, char **argv)
 	for (i = 0; i < req.n_radios; i++) {
 		const struct radio *r = &req.radios[i];
 
-		printf("%d %s %u%s%s\n", r->id, r->name, r->channels,
-		       r->alpha2[0] ? " " : "", r->alpha2);
+		printf("%d %s %u%s%s\n", r->id, r->name, r->channels, r->alpha2[0] ? " " : "",
+		       r->alpha2);
 	}
 	return 0;
 }

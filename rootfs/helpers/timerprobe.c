@@ -928,7 +928,7 @@ static int cmd_timeout(int argc, char **argv)
 	int r = 0, ep = -1;
 
 	(void)argc;
-	if (d % unit || d / unit > INT_MAX)
+	if (d % unit || (unit > 1 && d / unit > INT_MAX))
 		usage_error("%s timeouts are whole %s", apis[api],
 			    unit == 1000 ? "microseconds" : "milliseconds");
 	if (api >= 4) {
@@ -1459,7 +1459,9 @@ static void usage(void)
 
 	printf("usage: %s [--slack=DUR] COMMAND [ARGS...]\n\n", prog);
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		printf("  %-17s %s\n", commands[i].name, commands[i].args);
+		printf("  %s%*s%s\n", commands[i].name,
+		       *commands[i].args ? 18 - (int)strlen(commands[i].name) : 0,
+		       "", commands[i].args);
 	printf("\nDUR: integer with unit ns (default), us, ms, s, m, h or d.\n"
 	       "CLOCK: realtime, monotonic or boottime.\n"
 	       "Prints key=value lines; see the header of timerprobe.c.\n");

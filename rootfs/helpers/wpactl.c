@@ -7,8 +7,8 @@
  *       Send "CMD ARG..." and print the reply.  Exit 1 when the daemon
  *       answers FAIL... or UNKNOWN COMMAND, so a test's && chain stops.
  *
- *   wpactl [OPTIONS] wait [-t SECONDS] [-n COUNT] [-c CMD] [-s CMD]
- *                         EVENT [EVENT...]
+ *   wpactl [OPTIONS] wait [-t SECONDS] [-n COUNT] [-T] [-c CMD] [-x SHELLCMD]
+ *                         [-s CMD] EVENT [EVENT...]
  *       ATTACH as a monitor, then wait until COUNT (default 1) events whose
  *       text contains one of the EVENT strings have arrived; print each
  *       (without its "<level>" prefix) as it comes and exit 0.  After
@@ -17,10 +17,16 @@
  *       can slip by:
  *         -c CMD   send CMD once attached (an action: its reply must not
  *                  be FAIL);
+ *         -x SHELLCMD  run "sh -c SHELLCMD" once attached and wait for
+ *                  it (an action on another daemon, e.g. kill the AP and
+ *                  wait for the station's disconnection); it must exit 0;
  *         -s CMD   send CMD once attached and match the lines of its reply
  *                  too (a state query: "-s STATUS wpa_state=COMPLETED
  *                  CTRL-EVENT-CONNECTED" is true whether the connection
  *                  came before or after we attached).
+ *       The three run in that order.  -T prefixes each printed match with
+ *       the uptime (CLOCK_BOOTTIME, seconds.milliseconds) at its arrival,
+ *       so a test can check the spacing of timer-driven events.
  *
  *   OPTIONS:
  *     -p DIR      control socket folder (default /run/wpa_supplicant)
@@ -62,18 +68,19 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define EXIT_FAIL 1
+#define EXIT_FAIL  1
 #define EXIT_USAGE 2
 #define EXIT_INFRA 3
 
-#define DEFAULT_DIR "/run/wpa_supplicant"
-#define DEFAULT_WAIT_S 30
+#define DEFAULT_DIR	   "/run/wpa_supplicant"
+#define DEFAULT_WAIT_S	   30
 #define COMMAND_TIMEOUT_MS 10000 /* wpa_cli's own bound for a reply */
-#define MSG_MAX 16384
-#define HISTORY 12 /* events kept for the timeout report */
+#define MSG_MAX		   16384
+#define HISTORY		   12 /* events kept for the timeout report */
 
 static const char *prog = "wpactl";
 
@@ -82,10 +89,10 @@ static const char *prog = "wpactl";
  * release it.  -1 is "no fd".
  */
 static struct ctrl {
-	int fd;	     /* our datagram socket */
-	int sigfd;   /* SIGINT/SIGTERM/SIGHUP */
-	int pidfd;   /* the daemon, with -P */
-	pid_t pid;   /* the daemon's pid, for messages */
+	int fd;	   /* our datagram socket */
+	int sigfd; /* SIGINT/SIGTERM/SIGHUP */
+	int pidfd; /* the daemon, with -P */
+	pid_t pid; /* the daemon's pid, for messages */
 	bool attached;
 	char local[sizeof(((struct sockaddr_un *)0)->sun_path)];
 } ctrl = { -1, -1, -1, 0, false, "" };
@@ -121,8 +128,7 @@ static void vmessage(const char *fmt, va_list ap, int errnum)
 	fputc('\n', stderr);
 }
 
-__attribute__((noreturn, format(printf, 2, 3))) static void
-die(int status, const char *fmt, ...)
+__attribute__((noreturn, format(printf, 2, 3))) static void die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -132,8 +138,7 @@ die(int status, const char *fmt, ...)
 	exit(status); /* atexit: ctrl_close() */
 }
 
-__attribute__((noreturn, format(printf, 1, 2))) static void
-die_sys(const char *fmt, ...)
+__attribute__((noreturn, format(printf, 1, 2))) static void die_sys(const char *fmt, ...)
 {
 	int saved = errno;
 	va_list ap;
@@ -144,8 +149,7 @@ die_sys(const char *fmt, ...)
 	exit(EXIT_INFRA);
 }
 
-__attribute__((noreturn, format(printf, 1, 2))) static void
-usage_error(const char *fmt, ...)
+__attribute__((noreturn, format(printf, 1, 2))) static void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -159,8 +163,8 @@ usage_error(const char *fmt, ...)
 static void usage(void)
 {
 	printf("usage: %s [OPTIONS] CMD [ARG...]\n"
-	       "       %s [OPTIONS] wait [-t S] [-n N] [-c CMD] [-s CMD] "
-	       "EVENT...\n"
+	       "       %s [OPTIONS] wait [-t S] [-n N] [-T] [-c CMD] [-x SH] "
+	       "[-s CMD] EVENT...\n"
 	       "\n"
 	       "  -p DIR       control socket folder (default " DEFAULT_DIR ")\n"
 	       "  -i IFACE     socket name in DIR (default: the only one)\n"
@@ -170,8 +174,10 @@ static void usage(void)
 	       "  wait         attach, wait for events containing an EVENT\n"
 	       "    -t SECONDS   give up after SECONDS (default %d), exit 1\n"
 	       "    -n COUNT     wait for COUNT matching events (default 1)\n"
+	       "    -T           prefix each match with the uptime in seconds\n"
 	       "    -c CMD       send CMD once attached (reply must not be "
 	       "FAIL)\n"
+	       "    -x SHELLCMD  run it with sh -c once attached; must exit 0\n"
 	       "    -s CMD       send CMD once attached, match its reply lines "
 	       "too\n"
 	       "  --help       this text\n"
@@ -237,8 +243,7 @@ static int wait_readable(int fd, long long deadline)
 
 			if (read(ctrl.sigfd, &si, sizeof(si)) != sizeof(si))
 				die_sys("read signalfd");
-			fprintf(stderr, "%s: killed by signal %u\n", prog,
-				si.ssi_signo);
+			fprintf(stderr, "%s: killed by signal %u\n", prog, si.ssi_signo);
 			ctrl_close();
 			exit(128 + (int)si.ssi_signo);
 		}
@@ -246,8 +251,7 @@ static int wait_readable(int fd, long long deadline)
 		if (pfd[0].revents)
 			return 1;
 		if (pfd[2].revents & POLLIN)
-			die(EXIT_INFRA, "the daemon (pid %d) exited",
-			    (int)ctrl.pid);
+			die(EXIT_INFRA, "the daemon (pid %d) exited", (int)ctrl.pid);
 	}
 }
 
@@ -270,8 +274,7 @@ static void default_iface(const char *dir, char *out, size_t outlen)
 	}
 	closedir(d);
 	if (n != 1)
-		die(EXIT_INFRA, "%s holds %d control sockets: name one with -i",
-		    dir, n);
+		die(EXIT_INFRA, "%s holds %d control sockets: name one with -i", dir, n);
 }
 
 static void block_signals(void)
@@ -297,8 +300,7 @@ static void watch_daemon(pid_t pid)
 	ctrl.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (ctrl.pidfd < 0) {
 		if (errno == ESRCH)
-			die(EXIT_INFRA, "the daemon (pid %d) is not running",
-			    (int)pid);
+			die(EXIT_INFRA, "the daemon (pid %d) is not running", (int)pid);
 		die_sys("pidfd_open %d", (int)pid);
 	}
 }
@@ -313,8 +315,8 @@ static void bind_local(void)
 		die_sys("socket");
 	/* A stale file of a killed wpactl with our pid: take the next name. */
 	for (tries = 0;; tries++) {
-		snprintf(local.sun_path, sizeof(local.sun_path),
-			 "/tmp/wpactl-%d-%d", (int)getpid(), tries);
+		snprintf(local.sun_path, sizeof(local.sun_path), "/tmp/wpactl-%d-%d", (int)getpid(),
+			 tries);
 		if (bind(ctrl.fd, (struct sockaddr *)&local, sizeof(local)) == 0)
 			break;
 		if (errno != EADDRINUSE || tries >= 100)
@@ -352,8 +354,7 @@ static void arm_watch(int ifd, const char *dir)
 
 static bool try_connect(const struct sockaddr_un *remote, int wait_s)
 {
-	if (connect(ctrl.fd, (const struct sockaddr *)remote,
-		    sizeof(*remote)) == 0)
+	if (connect(ctrl.fd, (const struct sockaddr *)remote, sizeof(*remote)) == 0)
 		return true;
 	if ((errno != ENOENT && errno != ECONNREFUSED) || wait_s <= 0)
 		die_sys("cannot reach %s", remote->sun_path);
@@ -372,8 +373,8 @@ static void ctrl_connect(const char *dir, const char *iface, int wait_s)
 	char events[4096] __attribute__((aligned(8)));
 	int ifd = -1;
 
-	if ((size_t)snprintf(remote.sun_path, sizeof(remote.sun_path), "%s/%s",
-			     dir, iface) >= sizeof(remote.sun_path))
+	if ((size_t)snprintf(remote.sun_path, sizeof(remote.sun_path), "%s/%s", dir, iface) >=
+	    sizeof(remote.sun_path))
 		die(EXIT_USAGE, "socket path %s/%s is too long", dir, iface);
 	if (try_connect(&remote, wait_s))
 		return;
@@ -386,8 +387,8 @@ static void ctrl_connect(const char *dir, const char *iface, int wait_s)
 			break;
 		if (!wait_readable(ifd, deadline)) {
 			close(ifd);
-			die(EXIT_INFRA, "no control socket %s within %d s",
-			    remote.sun_path, wait_s);
+			die(EXIT_INFRA, "no control socket %s within %d s", remote.sun_path,
+			    wait_s);
 		}
 		/* Which name appeared does not matter: just try again. */
 		while (read(ifd, events, sizeof(events)) > 0)
@@ -435,8 +436,7 @@ static const char *event_text(const char *msg)
 
 static bool is_failure(const char *reply)
 {
-	return !strncmp(reply, "FAIL", 4) ||
-	       !strncmp(reply, "UNKNOWN COMMAND", 15);
+	return !strncmp(reply, "FAIL", 4) || !strncmp(reply, "UNKNOWN COMMAND", 15);
 }
 
 /* Events and how many matched, for wait and for its timeout report. */
@@ -447,6 +447,8 @@ static struct {
 	int want;
 	int npat;
 	char **pat;
+	bool stamp; /* -T: prefix printed matches with the uptime */
+	bool done;
 } ev;
 
 static void remember_event(const char *text)
@@ -467,32 +469,36 @@ static bool matches(const char *text)
 	return false;
 }
 
-/* Count and print a match; true once enough have come. */
-static bool take_if_match(const char *text)
+/* Count and print a match; sets ev.done once enough have come. */
+static void take_if_match(const char *text)
 {
-	if (!matches(text))
-		return false;
+	struct timespec ts;
+
+	if (ev.done || !matches(text))
+		return;
+	if (ev.stamp) {
+		/* CLOCK_BOOTTIME is what /proc/uptime shows in the guest. */
+		clock_gettime(CLOCK_BOOTTIME, &ts);
+		printf("%lld.%03ld ", (long long)ts.tv_sec, ts.tv_nsec / 1000000);
+	}
 	printf("%s\n", text);
 	fflush(stdout);
-	return ++ev.matched >= ev.want;
+	if (++ev.matched >= ev.want)
+		ev.done = true;
 }
 
 /* An event that arrived while we were waiting for a reply. */
-static bool pending_done;
-
 static void on_event_during_request(const char *msg)
 {
 	remember_event(event_text(msg));
-	if (ev.npat && take_if_match(event_text(msg)))
-		pending_done = true;
+	take_if_match(event_text(msg));
 }
 
 /*
  * Send cmd and return its reply in buf.  Events that arrive in between
  * (we may be attached) go to on_event, which may be NULL.
  */
-static void ctrl_request(const char *cmd, char *buf, size_t len,
-			 void (*on_event)(const char *msg))
+static void ctrl_request(const char *cmd, char *buf, size_t len, void (*on_event)(const char *msg))
 {
 	long long deadline = now_ms() + COMMAND_TIMEOUT_MS;
 
@@ -509,24 +515,61 @@ static void ctrl_request(const char *cmd, char *buf, size_t len,
 	}
 }
 
+/* Send an attached-mode command whose reply must not be FAIL. */
+static void attached_request(const char *cmd, char *buf, size_t len)
+{
+	ctrl_request(cmd, buf, len, on_event_during_request);
+	if (is_failure(buf))
+		die(EXIT_FAIL, "'%s' answered %s", cmd, buf);
+}
+
 /* Match the reply of a -s query line by line. */
-static bool match_reply_lines(char *reply)
+static void match_reply_lines(char *reply)
 {
 	char *save = NULL, *line;
 
-	for (line = strtok_r(reply, "\n", &save); line;
+	for (line = strtok_r(reply, "\n", &save); line && !ev.done;
 	     line = strtok_r(NULL, "\n", &save))
-		if (take_if_match(line))
-			return true;
-	return false;
+		take_if_match(line);
+}
+
+/*
+ * Run "sh -c cmd" and wait for it.  Its stdout goes to our stderr: our
+ * stdout carries the matched events only.  Events arriving meanwhile
+ * queue up in the socket.
+ */
+static void run_shell(const char *cmd)
+{
+	sigset_t none;
+	pid_t pid;
+	int status;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die_sys("fork");
+	if (pid == 0) {
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_sys("waitpid");
+	if (WIFSIGNALED(status))
+		die(EXIT_FAIL, "'%s' was killed by signal %d", cmd, WTERMSIG(status));
+	if (WEXITSTATUS(status))
+		die(EXIT_FAIL, "'%s' failed with status %d", cmd, WEXITSTATUS(status));
 }
 
 static void report_timeout(int seconds)
 {
 	int i, first = ev.seen > HISTORY ? ev.seen - HISTORY : 0;
 
-	fprintf(stderr, "%s: %d of %d event(s) matching", prog, ev.matched,
-		ev.want);
+	fprintf(stderr, "%s: %d of %d event(s) matching", prog, ev.matched, ev.want);
 	for (i = 0; i < ev.npat; i++)
 		fprintf(stderr, " '%s'", ev.pat[i]);
 	fprintf(stderr, " within %d s; %d event(s) seen%s\n", seconds, ev.seen,
@@ -535,73 +578,88 @@ static void report_timeout(int seconds)
 		fprintf(stderr, "  %s\n", ev.text[i % HISTORY]);
 }
 
-static int cmd_wait(int argc, char **argv)
-{
-	static char buf[MSG_MAX];
-	const char *action = NULL, *query = NULL;
-	long long deadline;
-	int seconds = DEFAULT_WAIT_S, i;
+struct wait_opts {
+	int seconds;
+	const char *action; /* -c */
+	const char *shell;  /* -x */
+	const char *query;  /* -s */
+};
 
-	ev.want = 1;
+/* Parse wait's own options; returns the index of the first EVENT. */
+static int parse_wait(int argc, char **argv, struct wait_opts *w)
+{
+	int i;
+
 	for (i = 0; i < argc && argv[i][0] == '-'; i++) {
 		const char *o = argv[i];
 
-		if (!strcmp(o, "--")) {
-			i++;
-			break;
+		if (!strcmp(o, "--"))
+			return i + 1;
+		if (!strcmp(o, "-T")) {
+			ev.stamp = true;
+			continue;
 		}
 		if (i + 1 >= argc)
 			usage_error("wait %s needs a value", o);
 		if (!strcmp(o, "-t"))
-			seconds = parse_seconds(argv[++i], "wait -t");
+			w->seconds = parse_seconds(argv[++i], "wait -t");
 		else if (!strcmp(o, "-n"))
 			ev.want = parse_number(argv[++i], "wait -n", 100000);
 		else if (!strcmp(o, "-c"))
-			action = argv[++i];
+			w->action = argv[++i];
+		else if (!strcmp(o, "-x"))
+			w->shell = argv[++i];
 		else if (!strcmp(o, "-s"))
-			query = argv[++i];
+			w->query = argv[++i];
 		else
 			usage_error("wait: bad option '%s'", o);
 	}
-	if (i >= argc)
+	return i;
+}
+
+static int cmd_wait(int argc, char **argv)
+{
+	static char buf[MSG_MAX];
+	struct wait_opts w = { DEFAULT_WAIT_S, NULL, NULL, NULL };
+	long long deadline;
+	int first;
+
+	ev.want = 1;
+	first = parse_wait(argc, argv, &w);
+	if (first >= argc)
 		usage_error("wait needs at least one EVENT");
 	if (ev.want < 1)
 		usage_error("wait -n: COUNT must be at least 1");
-	ev.npat = argc - i;
-	ev.pat = argv + i;
+	ev.npat = argc - first;
+	ev.pat = argv + first;
 
 	ctrl_request("ATTACH", buf, sizeof(buf), NULL);
 	if (strcmp(buf, "OK"))
 		die(EXIT_INFRA, "ATTACH refused: %s", buf);
 	ctrl.attached = true;
-	deadline = now_ms() + (long long)seconds * 1000;
+	deadline = now_ms() + (long long)w.seconds * 1000;
 
-	if (action) {
-		ctrl_request(action, buf, sizeof(buf), on_event_during_request);
-		if (is_failure(buf))
-			die(EXIT_FAIL, "'%s' answered %s", action, buf);
+	/* Attached: whatever these cause is seen below. */
+	if (w.action)
+		attached_request(w.action, buf, sizeof(buf));
+	if (w.shell)
+		run_shell(w.shell);
+	if (w.query && !ev.done) {
+		attached_request(w.query, buf, sizeof(buf));
+		match_reply_lines(buf);
 	}
-	if (query && !pending_done) {
-		ctrl_request(query, buf, sizeof(buf), on_event_during_request);
-		if (is_failure(buf))
-			die(EXIT_FAIL, "'%s' answered %s", query, buf);
-		if (match_reply_lines(buf))
-			return 0;
-	}
-	if (pending_done)
-		return 0;
 
-	for (;;) {
+	while (!ev.done) {
 		if (ctrl_recv(buf, sizeof(buf), deadline) < 0) {
-			report_timeout(seconds);
+			report_timeout(w.seconds);
 			return EXIT_FAIL;
 		}
 		if (!is_event(buf))
 			continue; /* a late reply: not an event */
 		remember_event(event_text(buf));
-		if (take_if_match(event_text(buf)))
-			return 0;
+		take_if_match(event_text(buf));
 	}
+	return 0;
 }
 
 /* Join argv with single spaces, as wpa_cli does. */
@@ -612,8 +670,7 @@ static void join_args(int argc, char **argv, char *out, size_t len)
 
 	out[0] = '\0';
 	for (i = 0; i < argc; i++) {
-		int n = snprintf(out + used, len - used, "%s%s", i ? " " : "",
-				 argv[i]);
+		int n = snprintf(out + used, len - used, "%s%s", i ? " " : "", argv[i]);
 
 		if (n < 0 || (size_t)n >= len - used)
 			usage_error("command too long");

@@ -78,6 +78,9 @@ _harness_immediate=
 _harness_keep=
 _harness_copier_pid=
 _harness_log=
+_harness_signal=		# set by a signal trap for the exit trap
+_harness_title=
+_harness_body=
 
 # ---- Results and diagnostics ------------------------------------------------
 
@@ -150,7 +153,7 @@ _harness_diag_body () {
 		*) break ;;
 		esac
 	done
-	[ -z "$_harness_b" ] || _harness_diag "$_harness_b"
+	[ -z "$_harness_b" ] || printf '%s\n' "$_harness_b" >>"$_harness_diag_file"
 }
 
 # A mistake in the test file itself. Inside a test it fails that test; at
@@ -171,11 +174,14 @@ _harness_bug () {
 # harness.log when $UMLRUN_ARTIFACTS is a writable directory, so that the
 # console and the log both get the output as it happens.
 #
-# The copier is awk, not tee, because the harness must be able to stop it:
-# the guest's init kills everything once the test file exits, so the harness
-# waits until the copier has written all it was given. A background process
-# a body leaves running holds the fifo open, so tee would never see end of
-# file; awk instead stops at a sentinel line that the harness writes last.
+# The harness must be able to stop the copier and know that it has written
+# everything: the guest's init kills all processes as soon as the test file
+# exits. End of file cannot be the signal, because a background process that
+# a body leaves running keeps the fifo open; so the harness writes a
+# sentinel line last and the copier stops there. The copier is a loop of
+# this shell, not tee or awk: tee cannot stop at a sentinel, and mawk (the
+# host's awk) reads a fifo in whole blocks, which would keep both the
+# console and the sentinel waiting.
 _harness_open_console () {
 	exec 7>&2
 	[ -n "${UMLRUN_ARTIFACTS-}" ] || return 0
@@ -183,36 +189,19 @@ _harness_open_console () {
 		_harness_console "# harness: $UMLRUN_ARTIFACTS is not a writable directory; no harness.log"
 		return 0
 	fi
-	_harness_log=$UMLRUN_ARTIFACTS/harness.log
-	_harness_sentinel="harness-console-end-$$-${_harness_dir##*/}"
 	mkfifo "$_harness_dir/console" "$_harness_dir/done" || {
-		_harness_console "# harness: cannot create fifos; no harness.log"
-		_harness_log=
+		_harness_console "# harness: cannot make fifos in $_harness_dir; no harness.log"
 		return 0
 	}
+	_harness_log=$UMLRUN_ARTIFACTS/harness.log
+	_harness_sentinel="harness-console-end-$$-${_harness_dir##*/}"
 	# Opened read-write so that neither side blocks in open(2); the copier
-	# writes one line here when it has finished.
+	# writes one line to it when it has finished.
 	exec 6<>"$_harness_dir/done"
 	# The extra subshell keeps the copier out of this shell's jobs: a body's
 	# bare `wait` would otherwise wait for it forever.
 	(
-		awk -v sentinel="$_harness_sentinel" -v logfile="$_harness_log" \
-			-v donefifo="$_harness_dir/done" '
-			function emit(s) {
-				print s; fflush()
-				print s >>logfile; fflush(logfile)
-			}
-			{
-				i = index($0, sentinel)
-				if (i) {
-					if (i > 1)
-						emit(substr($0, 1, i - 1))
-					exit
-				}
-				emit($0)
-			}
-			END { print "done" >donefifo; close(donefifo) }
-		' <"$_harness_dir/console" 6>&- 7>&- &
+		_harness_copy <"$_harness_dir/console" >&2 3>>"$_harness_log" &
 		echo $! >"$_harness_dir/copier.pid"
 	)
 	# Blocks until the copier opens its end of the fifo.
@@ -220,9 +209,29 @@ _harness_open_console () {
 	read -r _harness_copier_pid <"$_harness_dir/copier.pid"
 }
 
+# The copier: the fifo on stdin, the console on stdout, the log on fd 3.
+_harness_copy () {
+	while IFS= read -r _harness_l || [ -n "$_harness_l" ]; do
+		case $_harness_l in
+		*"$_harness_sentinel"*)
+			# Also at the end of a body's unfinished last line.
+			_harness_l=${_harness_l%%"$_harness_sentinel"*}
+			if [ -n "$_harness_l" ]; then
+				printf '%s\n' "$_harness_l"
+				printf '%s\n' "$_harness_l" >&3
+			fi
+			break
+			;;
+		esac
+		printf '%s\n' "$_harness_l"
+		printf '%s\n' "$_harness_l" >&3
+	done
+	echo done >&6
+}
+
 _harness_close_console () {
 	if [ -n "$_harness_copier_pid" ]; then
-		printf '\n%s\n' "$_harness_sentinel" >&7
+		printf '%s\n' "$_harness_sentinel" >&7
 		exec 7>&-
 		# kill -0 guards against waiting for a copier someone killed.
 		if kill -0 "$_harness_copier_pid" 2>/dev/null; then
@@ -245,7 +254,10 @@ _harness_check_prereq_name () {
 
 test_set_prereq () {
 	_harness_check_prereq_name "$1" || return 1
-	_harness_prereq_missing=$(printf '%s' "$_harness_prereq_missing" | sed "s/ $1 / /")
+	case $_harness_prereq_missing in
+	*" $1 "*)
+		_harness_prereq_missing="${_harness_prereq_missing%% "$1" *} ${_harness_prereq_missing#* "$1" }" ;;
+	esac
 	case $_harness_prereq_ok in
 	*" $1 "*) ;;
 	*) _harness_prereq_ok="$_harness_prereq_ok$1 " ;;
@@ -276,7 +288,6 @@ _harness_prereq_holds () {
 		_harness_eval_code
 	) </dev/null >&7 2>&7 6>&-
 	_harness_rc=$?
-	{ set +x; } 2>/dev/null
 	rm -rf "$_harness_dir/prereq-$1"
 	if [ "$_harness_rc" = 0 ]; then
 		_harness_prereq_ok="$_harness_prereq_ok$1 "
@@ -580,7 +591,6 @@ test_done () {
 _harness_exit () {
 	_harness_done=t
 	_harness_close_console
-	cd / || :
 	if [ -n "$_harness_keep" ]; then
 		printf '# harness: kept %s\n' "$_harness_dir" >&2
 	else
@@ -597,6 +607,15 @@ _harness_on_exit () {
 	_harness_rc=$?
 	[ -z "$_harness_done" ] || return 0
 	{ set +x; } 2>/dev/null
+	if [ -n "$_harness_signal" ]; then
+		if [ -n "$_harness_in_test" ]; then
+			_harness_flush_diags
+			_harness_print_diag "interrupted by SIG$_harness_signal during test $_harness_count: $_harness_title"
+		else
+			_harness_print_diag "interrupted by SIG$_harness_signal"
+		fi
+		_harness_exit "$_harness_rc"
+	fi
 	if [ -n "$_harness_in_test" ]; then
 		_harness_diag "bug in the test script: 'exit $_harness_rc' in the test $_harness_phase ends the test file"
 		if [ "$_harness_phase" = body ]; then
@@ -611,15 +630,13 @@ _harness_on_exit () {
 }
 
 # The guest's init kills with SIGKILL and reports the timeout itself; these
-# are for interactive runs. The test in progress gets no result line: the
-# host decides what an interrupted test is.
+# traps are for interactive runs. The trap may run inside a body, where
+# stdout is the console, so it only leaves: the exit trap reports, once the
+# shell has undone the body's redirections. The test in progress gets no
+# result line: the host decides what an interrupted test is.
 _harness_on_signal () {
-	if [ -n "$_harness_in_test" ]; then
-		_harness_print_diag "interrupted by SIG$1 during test $_harness_count: $_harness_title"
-	else
-		_harness_print_diag "interrupted by SIG$1"
-	fi
-	_harness_exit $((128 + $2))
+	_harness_signal=$1
+	exit $((128 + $2))
 }
 
 # ---- Start -------------------------------------------------------------------
@@ -658,7 +675,7 @@ mkdir "$HARNESS_TRASH_DIR" && cd "$HARNESS_TRASH_DIR" || {
 }
 
 _harness_open_console
-_harness_console "# ${UMLRUN_TEST:-$0}: ${test_description-}"
+_harness_console "# ${UMLRUN_TEST:-$0}${test_description:+: $test_description}"
 
 test_lazy_prereq TIME_TRAVEL 'case ${UMLRUN_MODE-} in basic | inf-cpu) ;; *) false ;; esac'
 test_lazy_prereq INF_CPU 'test "${UMLRUN_MODE-}" = inf-cpu'

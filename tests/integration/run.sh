@@ -1,0 +1,196 @@
+#!/bin/sh
+# Integration tests: boot the real kernel and check what umlrun reports.
+#
+# Prints TAP; exits 1 if any check failed. Each check names the behaviour
+# it proves; the raw-KTAP suites under suites/ test the runner apart from
+# the shell harness. Needs `make` and a built kernel (umlrun builds it).
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+umlrun=$top/build/umlrun
+suites=$top/tests/integration/suites
+work=$(mktemp -d /tmp/umlrun-itest.XXXXXX)
+# As root umlrun runs the guest as nobody, who must be able to get in here.
+chmod 755 "$work"
+# umlrun puts its staging folders in TMPDIR: here, where we can watch them.
+export TMPDIR="$work/tmp"
+mkdir "$TMPDIR"
+trap 'rm -rf "$work"' EXIT INT TERM
+
+n=0
+failed=0
+pass() {
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+fail() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n $1"
+	[ $# -gt 1 ] && echo "# $2"
+	for f in "$work/out" "$work/err"; do
+		[ -s "$f" ] && tail -n 8 "$f" | sed 's/^/#   /'
+	done
+	return 0
+}
+# run CMD...: output in $work/out and $work/err, status in $rc.
+run() {
+	"$@" >"$work/out" 2>"$work/err"
+	rc=$?
+}
+# COND; check TITLE: record whether COND (the command just before) held.
+check() {
+	if [ $? -eq 0 ]; then pass "$1"; else fail "$1" "exit status $rc"; fi
+}
+# nothing_left: no guest process, no staging or umid folder survives.
+nothing_left() {
+	! pgrep -f "$TMPDIR/umlrun" >/dev/null && [ -z "$(ls -A "$TMPDIR")" ]
+}
+results=$work/results
+R="--results=$results --suite-dir=$suites"
+
+echo "TAP version 13"
+
+# ---- usage and bad input: one line, exit 2, nothing written ----
+run "$umlrun" --help
+[ $rc -eq 0 ] && grep -q '^Usage: umlrun' "$work/out"
+check "--help prints usage to stdout and exits 0"
+run "$umlrun" run --bogus
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ]
+check "an unknown option exits 2 with one line"
+run "$umlrun" frobnicate
+[ $rc -eq 2 ] && grep -q "unknown command 'frobnicate'" "$work/err"
+check "an unknown command exits 2"
+run "$umlrun" run $R nosuch
+[ $rc -eq 2 ] && [ ! -e "$results" ] && grep -q "unknown suite 'nosuch'" "$work/err"
+check "an unknown suite exits 2 and creates no results folder"
+run "$umlrun" run $R --start=yesterday-ish itest/t0001-pass.sh
+[ $rc -eq 2 ] && grep -q "ISO-8601" "$work/err" && [ ! -e "$results" ]
+check "--start=yesterday-ish exits 2 naming the accepted forms"
+run "$umlrun" run --suite-dir="$suites" --results=/dev/null/x itest/t0001-pass.sh
+[ $rc -eq 2 ] && grep -q "not writable" "$work/err"
+check "an unwritable results folder exits 2"
+mkdir -p "$work/dirty" && : >"$work/dirty/.config"
+run "$umlrun" build --kernel-src="$work/dirty"
+[ $rc -eq 2 ] && grep -q "mrproper" "$work/err"
+check "an unclean kernel tree exits 2 and says how to fix it"
+run env UMLRUN_KERNEL_TARBALL="$work/none.tar.xz" "$umlrun" build
+[ $rc -eq 3 ] && grep -q "apt-get install linux-source-6.1" "$work/err"
+check "a missing kernel source exits 3 naming the package"
+# A copy of the project whose manifest wants a package that does not exist.
+mkdir -p "$work/proj/build"
+cp -R "$top/uml-config" "$top/rootfs" "$top/testsuites" "$work/proj/"
+cp -R "$top/build/guest" "$work/proj/build/"
+echo "package umlrun-no-such-package" >>"$work/proj/rootfs/manifest"
+run env UMLRUN_HOME="$work/proj" "$umlrun" build
+[ $rc -eq 3 ] && grep -q "apt-get install umlrun-no-such-package" "$work/err"
+check "a missing Debian package exits 3 naming it and the install command"
+
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir -m 700 "$work/private"
+	run env TMPDIR="$work/private" "$umlrun" exec -- true
+	[ $rc -eq 3 ] && grep -q "set TMPDIR" "$work/err" && [ -z "$(ls -A "$work/private")" ]
+	check "a TMPDIR the guest's user cannot reach exits 3 and leaves nothing"
+fi
+
+# ---- the kernel cache ----
+run "$umlrun" build
+[ $rc -eq 0 ] && grep -q "time-travel-start= in nanoseconds" "$work/out"
+check "umlrun build succeeds and reports the time-travel-start unit"
+run "$umlrun" build
+[ $rc -eq 0 ] && grep -q "(cached;" "$work/out"
+check "a second umlrun build finds everything cached"
+
+# ---- outcomes ----
+run "$umlrun" run $R itest/t0001-pass.sh
+[ $rc -eq 0 ] && grep -q "^ok 1 itest/t0001-pass.sh" "$work/out"
+check "a passing test exits 0"
+grep -q "^    ok 2 results are writable" "$work/out"
+check "the guest's KTAP is nested in the output"
+[ -f "$results/latest/results.json" ] && [ -f "$results/latest/junit.xml" ] &&
+	grep -q '"result": "pass"' "$results/latest/results.json"
+check "results.json, junit.xml and the latest link are written"
+grep -q artifact "$results/latest/itest/t0001-pass/artifacts/note.txt"
+check "the guest's artifacts land in the test's folder"
+grep -q "time-travel=inf-cpu" "$results/latest/itest/t0001-pass/cmdline.txt"
+check "the exact kernel command line is logged"
+if [ "$(id -u)" -eq 0 ]; then
+	[ "$(stat -c %U "$results/latest/itest/t0001-pass/artifacts/note.txt")" = nobody ]
+	check "started as root, the guest runs as nobody"
+fi
+nothing_left
+check "nothing is left behind after a pass"
+
+run "$umlrun" run $R itest/t0002-fail.sh
+[ $rc -eq 1 ] && grep -q "^not ok 1 itest/t0002-fail.sh" "$work/out"
+check "a failing test exits 1"
+
+run "$umlrun" run $R --wall-timeout=5 itest/t0003-busyloop.sh
+[ $rc -eq 124 ] && grep -q "# TIMEOUT wall-clock limit of 5 s" "$work/out"
+check "a busy loop under inf-cpu ends as a wall-time timeout (124)"
+grep -q "^    ok 1 before the loop" "$work/out"
+check "the result reported before the busy loop is kept"
+nothing_left
+check "nothing is left behind after a timeout"
+
+run "$umlrun" run $R ilong
+[ $rc -eq 124 ] && grep -q "# TIMEOUT simulated-time limit of 60 s" "$work/out"
+check "a test past its simulated-time limit ends as a timeout (124)"
+
+run "$umlrun" run $R itest/t0004-crash.sh itest/t0001-pass.sh
+[ $rc -eq 3 ] && grep -q "^not ok 1 itest/t0004-crash.sh # ERROR Kernel panic" "$work/out"
+check "a kernel panic is a crash (exit 3) named in the result"
+grep -q "^    ok 1 reported before the crash" "$work/out" &&
+	grep -q '"name": "reported before the crash", "result": "pass"' "$results/latest/results.json"
+check "results reported before the crash are kept"
+grep -q "^ok 2 itest/t0001-pass.sh" "$work/out"
+check "the next test still runs after a crash"
+nothing_left
+check "nothing is left behind after a crash"
+
+# ---- clock and determinism ----
+run "$umlrun" exec --start=2030-01-01T00:00:00Z -- date +%s
+[ $rc -eq 0 ] && [ "$(cat "$work/out")" = 1893456000 ]
+check "--start sets the guest clock (ISO-8601)"
+run "$umlrun" exec --start=1000000000 -- date +%s
+[ "$(cat "$work/out")" = 1000000000 ]
+check "--start sets the guest clock (Unix seconds)"
+run "$umlrun" run $R --repeat=3 --check-determinism itest/t0006-clock.sh
+[ $rc -eq 0 ]
+check "an hour of sleep gives identical output on 3 runs"
+run "$umlrun" run $R --repeat=2 --check-determinism itest/t0005-random.sh
+[ $rc -eq 1 ] && grep -q "not deterministic: run 1 and run 2 differ at result output line 3" "$work/out"
+check "--check-determinism fails a test whose output differs, showing where"
+
+# ---- exec ----
+run "$umlrun" exec -- sh -c 'echo out; echo err >&2; exit 7'
+[ $rc -eq 7 ] && [ "$(cat "$work/out")" = out ] && grep -q '^err$' "$work/err"
+check "exec streams stdout and stderr and exits with the command's status"
+run "$umlrun" exec -- sh -c 'touch /suite/x'
+[ $rc -ne 0 ]
+check "the suites are read-only in the guest"
+run "$umlrun" exec -- /no/such/program
+[ $rc -eq 127 ]
+check "exec of a missing program exits 127"
+
+# ---- SIGTERM to umlrun itself ----
+"$umlrun" run $R --time-travel=off itest/t0006-clock.sh >"$work/out" 2>"$work/err" &
+pid=$!
+i=0
+while ! grep -q "^# itest/t0006-clock.sh" "$work/out" 2>/dev/null && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ]
+check "SIGTERM ends umlrun with 128+15"
+nothing_left
+check "SIGTERM leaves no process, umid or staging folder behind"
+grep -q '"result": "interrupted"' "$results/latest/results.json"
+check "SIGTERM still writes results.json with the interrupted test"
+
+echo "1..$n"
+[ $failed -eq 0 ]
