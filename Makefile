@@ -25,8 +25,11 @@ GUEST_BINS := $(B)/guest/init $(HELPER_SRCS:rootfs/helpers/%.c=$(B)/guest/%)
 
 NL_CFLAGS = $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS = $(shell pkg-config --static --libs libnl-genl-3.0 2>/dev/null)
+JSON_CFLAGS = $(shell pkg-config --cflags json-c 2>/dev/null)
+JSON_LIBS = $(shell pkg-config --libs json-c 2>/dev/null)
+LIBS = -lcrypto $(JSON_LIBS)
 
-.PHONY: all check unit-check harness-check integration-check header-check format-check \
+.PHONY: all check check-installed unit-check harness-check integration-check html-check header-check format-check \
 	format bench install clean deps
 
 all: $(B)/umlrun $(GUEST_BINS)
@@ -35,10 +38,10 @@ deps:
 	@sh tests/deps.sh
 
 $(B)/obj/%.o: runner/%.c runner/*.h | $(B)/obj
-	$(CC) $(CFLAGS) -DUMLRUN_DATADIR='"$(DATADIR)"' -c -o $@ $<
+	$(CC) $(CFLAGS) $(JSON_CFLAGS) -DUMLRUN_DATADIR='"$(DATADIR)"' -c -o $@ $<
 
 $(B)/umlrun: $(B)/obj/umlrun.o $(RUNNER_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ -lcrypto
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 $(B)/guest/init: rootfs/init.c | $(B)/guest
 	$(CC) $(GUEST_CFLAGS) -o $@ $<
@@ -57,7 +60,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(RUNNER_OBJS) | $(B)/tests
-	$(CC) $(CFLAGS) -Irunner -o $@ $< $(RUNNER_OBJS) -lcrypto
+	$(CC) $(CFLAGS) $(JSON_CFLAGS) -Irunner -o $@ $< $(RUNNER_OBJS) $(LIBS)
 
 unit-check: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "# $$t"; $$t; done
@@ -82,7 +85,16 @@ format:
 integration-check: all
 	sh tests/integration/run.sh
 
-check: deps all header-check format-check unit-check harness-check integration-check
+# The HTML report, loaded in a real headless browser (Debian's chromium).
+html-check: all
+	sh tests/html/check.sh
+
+# deps first, in its own make: the flags above come from pkg-config, which
+# only knows the libraries once deps has installed them.
+check: deps
+	$(MAKE) --no-print-directory check-installed
+
+check-installed: all header-check format-check unit-check harness-check integration-check html-check
 
 bench: all
 	sh bench/run.sh

@@ -10,8 +10,9 @@
 
 const char *verdict_name(enum verdict v)
 {
-	static const char *const names[] = { "pass",	"fail",	 "skip",
-					     "timeout", "crash", "interrupted" };
+	static const char *const names[] = { "pass",    "fail",  "skip",
+					     "flaky",   "timeout", "crash",
+					     "interrupted" };
 
 	return names[v];
 }
@@ -139,6 +140,12 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 	json_str(&sb, ri->kernel_key);
 	sb_adds(&sb, ",\n  \"cmdline\": ");
 	json_str(&sb, ri->cmdline_example);
+	if (ri->shard) {
+		sb_adds(&sb, ",\n  \"shard\": ");
+		json_str(&sb, ri->shard);
+	}
+	if (ri->seed)
+		sb_printf(&sb, ",\n  \"seed\": %lld", ri->seed);
 	sb_printf(&sb, ",\n  \"wall_seconds\": %.3f,\n  \"exit_code\": %d,\n  \"tests\": [",
 		  ri->wall_seconds, ri->exit_code);
 	for (size_t i = 0; i < n; i++) {
@@ -156,6 +163,8 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		json_str(&sb, guest_end_name(t->outcome.end));
 		sb_printf(&sb, ", \"exit\": %d, \"sim_seconds\": %.9f, \"wall_seconds\": %.3f",
 			  t->outcome.job_exit, t->outcome.sim_seconds, t->outcome.wall_seconds);
+		if (t->failed_attempts)
+			sb_printf(&sb, ", \"failed_attempts\": %d", t->failed_attempts);
 		sb_adds(&sb, ", \"dir\": ");
 		json_str(&sb, t->dir);
 		sb_adds(&sb, ", \"subtests\": [");

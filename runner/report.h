@@ -24,6 +24,7 @@ enum verdict {
 	V_PASS,
 	V_FAIL,
 	V_SKIP,
+	V_FLAKY, /* failed, then passed on a retry: never a plain pass */
 	V_TIMEOUT,
 	V_CRASH,
 	V_INTERRUPTED,
@@ -37,6 +38,7 @@ struct record {
 	struct ktap ktap;
 	enum verdict verdict;
 	char *reason; /* for the result line's directive */
+	int failed_attempts; /* with --retry: failures before this result */
 };
 
 struct run_info {
@@ -46,6 +48,8 @@ struct run_info {
 	const char *kernel;
 	const char *kernel_key;
 	const char *cmdline_example;
+	const char *shard; /* "K/N" when this run was one shard of a suite */
+	long long seed;    /* --shuffle seed, 0 for none */
 	double wall_seconds;
 	int exit_code;
 };

@@ -251,137 +251,145 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 	_exit(127);
 }
 
-static void reap_all(pid_t pgid)
-{
-	if (pgid > 0)
-		kill(-pgid, SIGKILL);
-	/* As subreaper, orphans of the guest are our children now. */
-	while (waitpid(-1, NULL, WNOHANG) > 0)
-		;
-}
-
-int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall_timeout,
-	      struct guest_outcome *o, struct uerr *e)
-{
+struct guest {
+	const struct guest_spec *spec;
 	struct chan ch[CH_N];
-	_cleanup_close_ int sfd = -1;
-	_cleanup_close_ int tfd = -1;
-	struct run_state st = { .io = io, .o = o };
-	char **argv;
-	sigset_t set;
-	double t0 = now();
-	bool reaped = false, wall_expired = false;
-	pid_t pid, parent = getpid();
-	int r = -1;
+	int tfd; /* wall-clock watchdog */
+	pid_t pid;
+	double t0, wall_timeout;
+	bool reaped, wall_expired;
+	struct guest_outcome o;
+	struct run_state st;
+};
 
-	memset(o, 0, sizeof(*o));
-	argv = guest_cmdline(g, e);
-	if (!argv)
+int guest_start(const struct guest_spec *g, const struct guest_io *io, double wall_timeout,
+		struct guest **out, struct uerr *e)
+{
+	struct guest *gu = xcalloc(1, sizeof(*gu));
+	char **argv = guest_cmdline(g, e);
+	pid_t parent;
+
+	*out = NULL;
+	gu->tfd = -1;
+	if (!argv) {
+		free(gu);
 		return -1;
-	watched_set(&set);
-	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (sfd < 0 || tfd < 0) {
-		uerr_sys(e, EXIT_INFRA, "signalfd/timerfd");
-		goto out_argv;
 	}
-	if (open_channels(ch, g->shell, e) < 0)
-		goto out;
+	gu->spec = g;
+	gu->wall_timeout = wall_timeout;
+	gu->st = (struct run_state){ .io = io, .o = &gu->o };
+	gu->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (gu->tfd < 0) {
+		uerr_sys(e, EXIT_INFRA, "timerfd");
+		goto fail;
+	}
+	if (open_channels(gu->ch, g->shell, e) < 0)
+		goto fail;
 	if (wall_timeout > 0) {
 		struct itimerspec its = { 0 };
 
 		its.it_value.tv_sec = (time_t)wall_timeout;
 		its.it_value.tv_nsec = (long)((wall_timeout - (double)(time_t)wall_timeout) * 1e9);
-		timerfd_settime(tfd, 0, &its, NULL);
+		timerfd_settime(gu->tfd, 0, &its, NULL);
 	}
-	pid = fork();
-	if (pid < 0) {
+	gu->t0 = now();
+	parent = getpid();
+	gu->pid = fork();
+	if (gu->pid < 0) {
 		uerr_sys(e, EXIT_INFRA, "fork");
-		goto out;
+		goto fail;
 	}
-	if (pid == 0)
-		exec_guest(g, argv, ch, parent);
+	if (gu->pid == 0)
+		exec_guest(g, argv, gu->ch, parent);
 	/* Also here: whichever of parent and child runs first, the group exists. */
 	if (!g->shell)
-		setpgid(pid, pid);
+		setpgid(gu->pid, gu->pid);
 	for (int i = 0; i < CH_N; i++)
-		closep(&ch[i].guest), ch[i].guest = -1;
+		closep(&gu->ch[i].guest), gu->ch[i].guest = -1;
+	strv_free(argv);
+	*out = gu;
+	return 0;
+fail:
+	strv_free(argv);
+	close_channels(gu->ch);
+	closep(&gu->tfd);
+	free(gu);
+	return -1;
+}
 
-	while (!reaped) {
-		struct pollfd pf[CH_N + 2];
-		int n = 0, map[CH_N + 2];
+int guest_pollfds(const struct guest *g, struct pollfd *pf)
+{
+	int n = 0;
 
-		pf[n] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-		map[n++] = -1;
-		pf[n] = (struct pollfd){ .fd = tfd, .events = POLLIN };
-		map[n++] = -2;
-		for (int i = 0; i < CH_N; i++) {
-			if (ch[i].host < 0)
-				continue;
-			pf[n] = (struct pollfd){ .fd = ch[i].host, .events = POLLIN };
-			map[n++] = i;
+	pf[n++] = (struct pollfd){ .fd = g->tfd, .events = POLLIN };
+	for (int i = 0; i < CH_N; i++)
+		if (g->ch[i].host >= 0)
+			pf[n++] = (struct pollfd){ .fd = g->ch[i].host, .events = POLLIN };
+	return n;
+}
+
+/* The guest's process group, or the process alone for an interactive shell. */
+static void kill_guest(struct guest *g)
+{
+	kill(g->spec->shell ? g->pid : -g->pid, SIGKILL);
+}
+
+void guest_handle(struct guest *g, const struct pollfd *pf, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!pf[i].revents)
+			continue;
+		if (pf[i].fd == g->tfd) {
+			uint64_t ticks;
+
+			if (read(g->tfd, &ticks, sizeof(ticks)) > 0 && !g->reaped) {
+				g->wall_expired = true;
+				kill_guest(g);
+			}
+			continue;
 		}
-		if (poll(pf, (nfds_t)n, -1) < 0) {
-			if (errno == EINTR)
+		for (int c = 0; c < CH_N; c++) {
+			if (g->ch[c].host != pf[i].fd)
 				continue;
-			uerr_sys(e, EXIT_INFRA, "poll");
-			reap_all(g->shell ? 0 : pid);
-			goto out;
-		}
-		for (int i = 0; i < n; i++) {
-			if (!pf[i].revents)
-				continue;
-			if (map[i] == -1) {
-				struct signalfd_siginfo si;
-
-				while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-					if (si.ssi_signo == SIGCHLD)
-						continue;
-					/* The interactive shell gets ^C itself. */
-					if (g->shell && si.ssi_signo == SIGINT)
-						continue;
-					o->host_signal = (int)si.ssi_signo;
-					kill(g->shell ? pid : -pid, SIGKILL);
-				}
-				/* Reap after draining: SIGCHLD may merge with others. */
-				if (waitpid(pid, &o->uml_status, WNOHANG) == pid)
-					reaped = true;
-			} else if (map[i] == -2) {
-				uint64_t ticks;
-
-				if (read(tfd, &ticks, sizeof(ticks)) > 0) {
-					wall_expired = true;
-					kill(g->shell ? pid : -pid, SIGKILL);
-				}
-			} else if (!pump(&ch[map[i]], map[i], &st)) {
-				closep(&ch[map[i]].host);
-				ch[map[i]].host = -1;
+			if (!pump(&g->ch[c], c, &g->st)) {
+				closep(&g->ch[c].host);
+				g->ch[c].host = -1;
 			}
 		}
 	}
-	reap_all(g->shell ? 0 : pid);
-	/* The writers are gone: what is still buffered is the last word. */
-	for (int i = 0; i < CH_N; i++) {
-		if (ch[i].host < 0)
-			continue;
-		fcntl(ch[i].host, F_SETFL, O_NONBLOCK);
-		for (;;) {
-			errno = 0;
-			if (!pump(&ch[i], i, &st) || errno == EAGAIN)
-				break;
-		}
-	}
-	o->wall_seconds = now() - t0;
+}
+
+bool guest_check_exit(struct guest *g)
+{
+	if (!g->reaped && waitpid(g->pid, &g->o.uml_status, WNOHANG) == g->pid)
+		g->reaped = true;
+	return g->reaped;
+}
+
+void guest_interrupt(struct guest *g, int sig)
+{
+	if (!g->o.host_signal)
+		g->o.host_signal = sig;
+	if (!g->reaped)
+		kill_guest(g);
+}
+
+/* Names the outcome from what init said, the clock, the console, the status. */
+static void decide(struct guest *g)
+{
+	struct guest_outcome *o = &g->o;
+
+	o->wall_seconds = now() - g->t0;
 	if (o->host_signal) {
 		o->end = GUEST_INTERRUPTED;
 		snprintf(o->detail, sizeof(o->detail), "umlrun received %s",
 			 sigabbrev_np(o->host_signal) ? sigabbrev_np(o->host_signal) : "a signal");
-	} else if (st.ended) {
+	} else if (g->st.ended) {
 		; /* init's word stands: reported, sim-timeout or init-error */
-	} else if (wall_expired) {
+	} else if (g->wall_expired) {
 		o->end = GUEST_WALL_TIMEOUT;
-		snprintf(o->detail, sizeof(o->detail), "wall-clock limit of %g s", wall_timeout);
-	} else if (st.crashed) {
+		snprintf(o->detail, sizeof(o->detail), "wall-clock limit of %g s", g->wall_timeout);
+	} else if (g->st.crashed) {
 		o->end = GUEST_CRASH;
 	} else if (WIFSIGNALED(o->uml_status)) {
 		o->end = GUEST_KILLED;
@@ -393,10 +401,95 @@ int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall
 			 "the guest ended (exit status %d) without reporting",
 			 WIFEXITED(o->uml_status) ? WEXITSTATUS(o->uml_status) : -1);
 	}
-	r = 0;
-out:
-	close_channels(ch);
-out_argv:
-	strv_free(argv);
-	return r;
+}
+
+void guest_finish(struct guest *g, struct guest_outcome *o)
+{
+	if (!g->spec->shell) {
+		/*
+		 * UML's helpers may outlive the linux process. They are in its
+		 * process group, and as subreaper we inherit them: reap by
+		 * group, so another guest's processes are never touched.
+		 */
+		kill(-g->pid, SIGKILL);
+		while (waitpid(-g->pid, NULL, WNOHANG) > 0)
+			;
+	}
+	/* The writers are gone: what is still buffered is the last word. */
+	for (int i = 0; i < CH_N; i++) {
+		if (g->ch[i].host < 0)
+			continue;
+		fcntl(g->ch[i].host, F_SETFL, O_NONBLOCK);
+		for (;;) {
+			errno = 0;
+			if (!pump(&g->ch[i], i, &g->st) || errno == EAGAIN)
+				break;
+		}
+	}
+	decide(g);
+	*o = g->o;
+	close_channels(g->ch);
+	closep(&g->tfd);
+	free(g);
+}
+
+int supervise_signalfd(void)
+{
+	static int sfd = -1;
+	sigset_t set;
+
+	if (sfd < 0) {
+		watched_set(&set);
+		sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	}
+	return sfd;
+}
+
+int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall_timeout,
+	      struct guest_outcome *o, struct uerr *e)
+{
+	int sfd = supervise_signalfd();
+	struct guest *gu;
+
+	memset(o, 0, sizeof(*o));
+	if (sfd < 0)
+		return uerr_sys(e, EXIT_INFRA, "signalfd");
+	if (guest_start(g, io, wall_timeout, &gu, e) < 0)
+		return -1;
+	while (!guest_check_exit(gu)) {
+		struct pollfd pf[CH_N + 2];
+		int n;
+
+		pf[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		n = 1 + guest_pollfds(gu, pf + 1);
+		if (poll(pf, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			uerr_sys(e, EXIT_INFRA, "poll");
+			guest_interrupt(gu, SIGKILL);
+			guest_check_exit(gu);
+			guest_finish(gu, o);
+			return -1;
+		}
+		if (pf[0].revents) {
+			int sig;
+
+			while ((sig = supervise_read_signal(sfd)) > 0)
+				/* The interactive shell gets ^C itself. */
+				if (sig != SIGCHLD && !(g->shell && sig == SIGINT))
+					guest_interrupt(gu, sig);
+		}
+		guest_handle(gu, pf + 1, n - 1);
+	}
+	guest_finish(gu, o);
+	return 0;
+}
+
+int supervise_read_signal(int sfd)
+{
+	struct signalfd_siginfo si;
+
+	if (read(sfd, &si, sizeof(si)) != sizeof(si))
+		return 0;
+	return (int)si.ssi_signo;
 }

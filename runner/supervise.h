@@ -52,4 +52,26 @@ void supervise_block_signals(void);
 int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall_timeout,
 	      struct guest_outcome *o, struct uerr *e);
 
+/*
+ * The same, one step at a time, for running several guests at once:
+ * guest_start, then in a poll loop guest_pollfds (at most GUEST_MAX_FDS)
+ * and guest_handle; on SIGCHLD guest_check_exit, true once the linux
+ * process is reaped; then guest_finish, which frees the guest.
+ */
+#define GUEST_MAX_FDS 5
+struct guest;
+struct pollfd;
+int guest_start(const struct guest_spec *g, const struct guest_io *io, double wall_timeout,
+		struct guest **out, struct uerr *e);
+int guest_pollfds(const struct guest *g, struct pollfd *pf);
+void guest_handle(struct guest *g, const struct pollfd *pf, int n);
+bool guest_check_exit(struct guest *g);
+/* umlrun got signal sig: end the guest; it will be reported interrupted. */
+void guest_interrupt(struct guest *g, int sig);
+void guest_finish(struct guest *g, struct guest_outcome *o);
+/* The signalfd for the signals supervise_block_signals blocked. */
+int supervise_signalfd(void);
+/* The next signal read from it, 0 when none is pending. */
+int supervise_read_signal(int sfd);
+
 #endif

@@ -87,10 +87,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define NSEC_PER_SEC ((int64_t)1000000000)
+#define NSEC_PER_SEC  ((int64_t)1000000000)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define PRINTF(a, b) __attribute__((format(printf, a, b)))
-#define NORETURN __attribute__((noreturn))
+#define PRINTF(a, b)  __attribute__((format(printf, a, b)))
+#define NORETURN      __attribute__((noreturn))
 
 static const char *prog = "timerprobe";
 
@@ -191,8 +191,7 @@ static int64_t arg_int(const char *what, const char *s, int64_t min, int64_t max
 	int64_t v = parse_int(what, s, &rest);
 
 	if (*rest || v < min || v > max)
-		usage_error("bad %s '%s' (%" PRId64 "..%" PRId64 ")", what, s,
-			    min, max);
+		usage_error("bad %s '%s' (%" PRId64 "..%" PRId64 ")", what, s, min, max);
 	return v;
 }
 
@@ -306,8 +305,8 @@ static void put_sec(const char *key, int64_t ns)
 {
 	int64_t a = ns < 0 ? -ns : ns;
 
-	printf("%s=%s%" PRId64 ".%09" PRId64 "\n", key, ns < 0 ? "-" : "",
-	       a / NSEC_PER_SEC, a % NSEC_PER_SEC);
+	printf("%s=%s%" PRId64 ".%09" PRId64 "\n", key, ns < 0 ? "-" : "", a / NSEC_PER_SEC,
+	       a % NSEC_PER_SEC);
 }
 
 static int64_t slack_ns(void)
@@ -416,26 +415,35 @@ static void set_realtime(int64_t ns, bool use_settimeofday)
 
 static bool arg_settimeofday(int argc, char **argv, int i)
 {
-	static const char *const apis[] = { "clock_settime", "settimeofday",
-					    NULL };
+	static const char *const apis[] = { "clock_settime", "settimeofday", NULL };
 
 	return argc > i && arg_word("api", argv[i], apis) == 1;
 }
 
-static void raise_limit(int resource, rlim_t want)
+/*
+ * Raises a soft limit to want; past the hard limit only with privilege
+ * (CAP_SYS_RESOURCE), else to the hard limit with a warning: the caller
+ * then fails on its own, naming the call that ran out.
+ */
+static void raise_limit(int resource, const char *name, rlim_t want)
 {
 	struct rlimit rl;
 
 	if (getrlimit(resource, &rl))
-		die_sys("getrlimit");
+		die_sys("getrlimit(%s)", name);
 	if (rl.rlim_cur >= want)
 		return;
-	if (rl.rlim_max < want)
-		warn("resource limit %d capped at %llu, %llu wanted", resource,
-		     (unsigned long long)rl.rlim_max, (unsigned long long)want);
+	if (rl.rlim_max < want) {
+		struct rlimit more = { want, want };
+
+		if (!setrlimit(resource, &more))
+			return;
+		warn("%s is capped at %llu, %llu wanted", name, (unsigned long long)rl.rlim_max,
+		     (unsigned long long)want);
+	}
 	rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
 	if (setrlimit(resource, &rl))
-		die_sys("setrlimit");
+		die_sys("setrlimit(%s)", name);
 }
 
 /* ---- commands ------------------------------------------------------------ */
@@ -613,8 +621,7 @@ static int cmd_timerfd_periodic(int argc, char **argv)
 {
 	int64_t interval = arg_dur("interval", argv[1], 1000, INT64_MAX / 4);
 	int64_t count = arg_int("count", argv[2], 1, 100000000);
-	int64_t late = argc > 3 ? arg_dur("lateness", argv[3], 0, INT64_MAX / 4)
-				: 0;
+	int64_t late = argc > 3 ? arg_dur("lateness", argv[3], 0, INT64_MAX / 4) : 0;
 	int64_t first, total = 0, reads = 0, multi = 0, max_per = 0;
 	int64_t t, n, lag = 0, max_lag = 0, start;
 	struct itimerspec cur;
@@ -649,8 +656,7 @@ static int cmd_timerfd_periodic(int argc, char **argv)
 	put_int("last_lag_ns", lag);
 	put_int("max_lag_ns", max_lag);
 	/* Where the timer says its next expiry is, against the grid. */
-	put_int("next_expiry_offset_ns",
-		t + ts_ns(&cur.it_value) - (first + total * interval));
+	put_int("next_expiry_offset_ns", t + ts_ns(&cur.it_value) - (first + total * interval));
 	put_int("elapsed_ns", t - start);
 	close(fd);
 	return 0;
@@ -667,8 +673,7 @@ static int cmd_timerfd_periodic(int argc, char **argv)
 static int cmd_cancel_on_set(int argc, char **argv)
 {
 	int64_t jump = arg_dur("jump", argv[1], -INT64_MAX / 4, INT64_MAX / 4);
-	int64_t wait = argc > 2 ? arg_dur("wait", argv[2], 1, INT64_MAX / 4)
-				: 100 * NSEC_PER_SEC;
+	int64_t wait = argc > 2 ? arg_dur("wait", argv[2], 1, INT64_MAX / 4) : 100 * NSEC_PER_SEC;
 	bool stod = arg_settimeofday(argc, argv, 3);
 	int64_t offset, deadline, m1, r1, ra, rb, fa, fb;
 	int a = timerfd_new(CLOCK_REALTIME, 0);
@@ -781,8 +786,7 @@ static int cmd_posix_timer(int argc, char **argv)
 	bool thread = arg_word("notification", argv[1], kinds) == 1;
 	int64_t interval = arg_dur("interval", argv[2], 1000, INT64_MAX / 4);
 	int64_t count = arg_int("count", argv[3], 1, 100000000);
-	int64_t late = argc > 4 ? arg_dur("lateness", argv[4], 0, INT64_MAX / 4)
-				: 0;
+	int64_t late = argc > 4 ? arg_dur("lateness", argv[4], 0, INT64_MAX / 4) : 0;
 	int64_t total = 0, overruns = 0, signals = 0, max_ov = 0, start, t;
 	bool si_agrees = true;
 	struct sigevent sev = { 0 };
@@ -812,8 +816,7 @@ static int cmd_posix_timer(int argc, char **argv)
 			die_sys("timer_delete");
 		total = atomic_load(&notify.expirations);
 		overruns = atomic_load(&notify.overruns);
-		put_int("callback_in_other_thread",
-			atomic_load(&notify.other_thread));
+		put_int("callback_in_other_thread", atomic_load(&notify.other_thread));
 	} else {
 		timer_t tm;
 
@@ -860,8 +863,7 @@ static int cmd_itimer(int argc, char **argv)
 {
 	int64_t d = arg_dur("duration", argv[1], 1000, INT64_MAX / 4);
 	int64_t count = argc > 2 ? arg_int("count", argv[2], 1, 100000000) : 1;
-	struct itimerval it = { { 0, 0 }, { d / NSEC_PER_SEC,
-					     (d % NSEC_PER_SEC) / 1000 } };
+	struct itimerval it = { { 0, 0 }, { d / NSEC_PER_SEC, (d % NSEC_PER_SEC) / 1000 } };
 	int64_t t0, t1, i;
 	siginfo_t si;
 	sigset_t set;
@@ -915,9 +917,8 @@ static int64_t select_slack(int64_t timeout)
  */
 static int cmd_timeout(int argc, char **argv)
 {
-	static const char *const apis[] = { "poll",  "ppoll", "select",
-					    "pselect", "epoll", "epoll-pwait2",
-					    NULL };
+	static const char *const apis[] = { "poll",  "ppoll",	     "select", "pselect",
+					    "epoll", "epoll-pwait2", NULL };
 	int api = arg_word("api", argv[1], apis);
 	int64_t d = arg_dur("duration", argv[2], 0, INT64_MAX / 4);
 	int64_t unit = api == 0 || api == 4 ? 1000000 : api == 2 ? 1000 : 1;
@@ -982,12 +983,11 @@ static int cmd_futex(int argc, char **argv)
 	if (abs) {
 		/* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC time. */
 		ts = ns_ts(t0 + d);
-		r = syscall(SYS_futex, &word, FUTEX_WAIT_BITSET_PRIVATE, 0, &ts,
-			    NULL, FUTEX_BITSET_MATCH_ANY);
+		r = syscall(SYS_futex, &word, FUTEX_WAIT_BITSET_PRIVATE, 0, &ts, NULL,
+			    FUTEX_BITSET_MATCH_ANY);
 	} else {
 		ts = ns_ts(d);
-		r = syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0, &ts, NULL,
-			    0);
+		r = syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
 	}
 	t1 = mono();
 	if (r == 0 || errno != ETIMEDOUT)
@@ -1008,7 +1008,7 @@ struct wakeup {
 struct sleeper {
 	pthread_t tid;
 	int id;
-	int rank;		/* its place in each round's deadline order */
+	int rank; /* its place in each round's deadline order */
 	int rounds;
 	int nthreads;
 	int64_t base, step;
@@ -1023,8 +1023,7 @@ static void *sleeper_run(void *arg)
 	int k, i;
 
 	for (k = 0; k < s->rounds; k++) {
-		deadline = s->base +
-			   ((int64_t)k * s->nthreads + s->rank + 1) * s->step;
+		deadline = s->base + ((int64_t)k * s->nthreads + s->rank + 1) * s->step;
 		sleep_abs(CLOCK_MONOTONIC, deadline);
 		woke = mono();
 		i = atomic_fetch_add(s->nlog, 1);
@@ -1043,8 +1042,7 @@ static int cmd_threads(int argc, char **argv)
 {
 	int n = (int)arg_int("threads", argv[1], 1, 2000);
 	int rounds = argc > 2 ? (int)arg_int("rounds", argv[2], 1, 10000) : 3;
-	int64_t step = argc > 3 ? arg_dur("step", argv[3], 1000, NSEC_PER_SEC)
-				: 1000000;
+	int64_t step = argc > 3 ? arg_dur("step", argv[3], 1000, NSEC_PER_SEC) : 1000000;
 	struct sleeper *s = xcalloc((size_t)n, sizeof(*s));
 	struct wakeup *log = xcalloc((size_t)n * rounds, sizeof(*log));
 	int *rank = xcalloc((size_t)n, sizeof(*rank));
@@ -1058,16 +1056,19 @@ static int cmd_threads(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		rank[i] = i;
 	shuffle(rank, n, &seed);
-	if (pthread_attr_init(&attr) ||
-	    pthread_attr_setstacksize(&attr, 64 * 1024))
+	if (pthread_attr_init(&attr) || pthread_attr_setstacksize(&attr, 64 * 1024))
 		die("pthread_attr");
 	/* Leave time to start every thread before the first deadline. */
 	base = mono() + 100000000;
 	for (i = 0; i < n; i++) {
-		s[i] = (struct sleeper){ .id = i, .rank = rank[i],
-					 .rounds = rounds, .nthreads = n,
-					 .base = base, .step = step,
-					 .log = log, .nlog = &nlog };
+		s[i] = (struct sleeper){ .id = i,
+					 .rank = rank[i],
+					 .rounds = rounds,
+					 .nthreads = n,
+					 .base = base,
+					 .step = step,
+					 .log = log,
+					 .nlog = &nlog };
 		err = pthread_create(&s[i].tid, &attr, sleeper_run, &s[i]);
 		if (err)
 			die_err(err, "pthread_create");
@@ -1115,8 +1116,7 @@ static int cmd_threads(int argc, char **argv)
  * epoll_wait (timerfd) or sigwaitinfo (POSIX) hands it over; the sequence
  * of observations must be the expiry order.
  */
-static void order_expiries(int64_t *expiry, int n, int64_t base, int64_t span,
-			   uint64_t *seed)
+static void order_expiries(int64_t *expiry, int n, int64_t base, int64_t span, uint64_t *seed)
 {
 	uint64_t max_gap = (uint64_t)(2 * (span / n));
 	int64_t *sum = xcalloc((size_t)n, sizeof(*sum));
@@ -1146,7 +1146,7 @@ static void order_timerfd(const int64_t *expiry, int n, int *seq, int64_t *seen)
 
 	if (ep < 0)
 		die_sys("epoll_create1");
-	raise_limit(RLIMIT_NOFILE, (rlim_t)n + 16);
+	raise_limit(RLIMIT_NOFILE, "RLIMIT_NOFILE", (rlim_t)n + 16);
 	for (i = 0; i < n; i++) {
 		fd[i] = timerfd_new(CLOCK_MONOTONIC, TFD_NONBLOCK);
 		ev[0] = (struct epoll_event){ .events = EPOLLIN, .data.u32 = i };
@@ -1183,7 +1183,7 @@ static void order_posix(const int64_t *expiry, int n, int *seq, int64_t *seen)
 	sigset_t set;
 
 	block_signal(SIGRTMIN, &set);
-	raise_limit(RLIMIT_SIGPENDING, (rlim_t)n + 16);
+	raise_limit(RLIMIT_SIGPENDING, "RLIMIT_SIGPENDING", (rlim_t)n + 16);
 	sev.sigev_notify = SIGEV_SIGNAL;
 	sev.sigev_signo = SIGRTMIN;
 	for (i = 0; i < n; i++) {
@@ -1210,8 +1210,7 @@ static int cmd_order(int argc, char **argv)
 	static const char *const kinds[] = { "timerfd", "posix", NULL };
 	int n = (int)arg_int("timers", argv[1], 1, 100000);
 	uint64_t seed = (uint64_t)arg_int("seed", argv[2], 0, INT64_MAX);
-	int64_t span = argc > 3 ? arg_dur("span", argv[3], 1, INT64_MAX / 4)
-				: 3600 * NSEC_PER_SEC;
+	int64_t span = argc > 3 ? arg_dur("span", argv[3], 1, INT64_MAX / 4) : 3600 * NSEC_PER_SEC;
 	bool posix = argc > 4 && arg_word("kind", argv[4], kinds) == 1;
 	int64_t *expiry = xcalloc((size_t)n, sizeof(*expiry));
 	int64_t *seen = xcalloc((size_t)n, sizeof(*seen));
@@ -1288,7 +1287,7 @@ static int cmd_spin(int argc, char **argv)
  * a shared counter; between the read and the write a thread reads the
  * clock, or now and then (its own PRNG decides) sleeps a few microseconds,
  * and burns a little CPU.  A periodic POSIX timer's signal handler adds
- * 1000 to the same counter, unlocked too.  The log of who did what, in
+ * 1 to the same counter, unlocked too.  The log of who did what, in
  * the order it happened, is the interleaving; lost updates show the race
  * was real.  Under inf-cpu both are the same on every run.
  */
@@ -1314,7 +1313,7 @@ static void on_race_timer(int sig)
 	long v = race.counter;
 
 	(void)sig;
-	race.counter = v + 1000;
+	race.counter = v + 1;
 	atomic_fetch_add(&race.timer_hits, 1);
 	race_log('T');
 }
@@ -1367,10 +1366,24 @@ static void race_print(int n)
 	put_int("runs", runs);
 }
 
+/*
+ * Sleeps to the next whole second of CLOCK_MONOTONIC plus 250 ms.  Linux
+ * 6.1 puts the scheduler tick on multiples of the tick period
+ * (tick_init_jiffy_update() in kernel/time/tick-sched.c), and timers set
+ * with round_jiffies() land on whole seconds: starting at the same phase
+ * of both puts every tick-driven preemption at the same point of the race
+ * in every run, which is what makes the race repeatable under inf-cpu.
+ */
+static void align_to_tick_grid(void)
+{
+	int64_t t = mono();
+
+	sleep_abs(CLOCK_MONOTONIC, (t / NSEC_PER_SEC + 1) * NSEC_PER_SEC + NSEC_PER_SEC / 4);
+}
+
 static int cmd_race(int argc, char **argv)
 {
-	int64_t iters = argc > 1 ? arg_int("iterations", argv[1], 1, 200000)
-				 : 2000;
+	int64_t iters = argc > 1 ? arg_int("iterations", argv[1], 1, 200000) : 2000;
 	struct racer r[2] = { { .name = 'A', .seed = 1, .iters = iters },
 			      { .name = 'B', .seed = 2, .iters = iters } };
 	struct sigaction sa = { .sa_handler = on_race_timer };
@@ -1386,6 +1399,7 @@ static int cmd_race(int argc, char **argv)
 		die_sys("sigaction");
 	sev.sigev_notify = SIGEV_SIGNAL;
 	sev.sigev_signo = SIGRTMIN;
+	align_to_tick_grid();
 	t0 = mono();
 	tm = posix_timer_new(&sev);
 	posix_timer_arm(tm, t0 + 500000, 500000);
@@ -1412,8 +1426,7 @@ static int cmd_race(int argc, char **argv)
 	put_int("iterations", iters);
 	put_int("timer_signals", atomic_load(&race.timer_hits));
 	put_int("counter", race.counter);
-	put_int("lost_updates", 2 * iters + 1000L * atomic_load(&race.timer_hits) -
-					race.counter);
+	put_int("lost_updates", 2 * iters + atomic_load(&race.timer_hits) - race.counter);
 	race_print(n);
 	printf("log_hash=%016" PRIx64 "\n", h);
 	put_int("elapsed_ns", t1 - t0);
@@ -1433,19 +1446,14 @@ static const struct command {
 	{ "nanosleep", 1, 1, cmd_nanosleep, "DUR" },
 	{ "clock-nanosleep", 3, 3, cmd_clock_nanosleep, "CLOCK rel|abs DUR" },
 	{ "timerfd", 3, 3, cmd_timerfd, "CLOCK rel|abs DUR" },
-	{ "timerfd-periodic", 2, 3, cmd_timerfd_periodic,
-	  "INTERVAL COUNT [LATE]" },
-	{ "cancel-on-set", 1, 3, cmd_cancel_on_set,
-	  "JUMP [WAIT [clock_settime|settimeofday]]" },
+	{ "timerfd-periodic", 2, 3, cmd_timerfd_periodic, "INTERVAL COUNT [LATE]" },
+	{ "cancel-on-set", 1, 3, cmd_cancel_on_set, "JUMP [WAIT [clock_settime|settimeofday]]" },
 	{ "jump", 1, 2, cmd_jump, "DUR [clock_settime|settimeofday]" },
-	{ "settime", 1, 2, cmd_settime,
-	  "SECONDS [clock_settime|settimeofday]" },
-	{ "posix-timer", 3, 4, cmd_posix_timer,
-	  "signal|thread INTERVAL COUNT [LATE]" },
+	{ "settime", 1, 2, cmd_settime, "SECONDS [clock_settime|settimeofday]" },
+	{ "posix-timer", 3, 4, cmd_posix_timer, "signal|thread INTERVAL COUNT [LATE]" },
 	{ "itimer", 1, 2, cmd_itimer, "DUR [COUNT]" },
 	{ "alarm", 1, 1, cmd_alarm, "SECONDS" },
-	{ "timeout", 2, 2, cmd_timeout,
-	  "poll|ppoll|select|pselect|epoll|epoll-pwait2 DUR" },
+	{ "timeout", 2, 2, cmd_timeout, "poll|ppoll|select|pselect|epoll|epoll-pwait2 DUR" },
 	{ "futex", 1, 2, cmd_futex, "DUR [rel|abs]" },
 	{ "threads", 1, 3, cmd_threads, "N [ROUNDS [STEP]]" },
 	{ "order", 2, 4, cmd_order, "N SEED [SPAN [timerfd|posix]]" },
@@ -1460,8 +1468,8 @@ static void usage(void)
 	printf("usage: %s [--slack=DUR] COMMAND [ARGS...]\n\n", prog);
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		printf("  %s%*s%s\n", commands[i].name,
-		       *commands[i].args ? 18 - (int)strlen(commands[i].name) : 0,
-		       "", commands[i].args);
+		       *commands[i].args ? 18 - (int)strlen(commands[i].name) : 0, "",
+		       commands[i].args);
 	printf("\nDUR: integer with unit ns (default), us, ms, s, m, h or d.\n"
 	       "CLOCK: realtime, monotonic or boottime.\n"
 	       "Prints key=value lines; see the header of timerprobe.c.\n");
@@ -1475,8 +1483,7 @@ static const struct command *find_command(const char *name, int nargs)
 		if (strcmp(commands[i].name, name))
 			continue;
 		if (nargs < commands[i].min_args || nargs > commands[i].max_args)
-			usage_error("usage: %s %s %s", prog, name,
-				    commands[i].args);
+			usage_error("usage: %s %s %s", prog, name, commands[i].args);
 		return &commands[i];
 	}
 	usage_error("unknown command '%s'", name);

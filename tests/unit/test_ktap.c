@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+/* test_ktap.c - reading the KTAP a test file prints. */
+#define _GNU_SOURCE
+#include "ktap.h"
+
+#include "tap.h"
+
+/* Feeds lines (NULL-terminated) into a fresh reader. */
+static void feed(struct ktap *k, const char *const *lines)
+{
+	ktap_init(k);
+	for (size_t i = 0; lines[i]; i++)
+		ktap_feed(k, lines[i]);
+}
+
+static void test_plan_at_end(void)
+{
+	static const char *const lines[] = { "KTAP version 1", "ok 1 first", "ok 2 second", "1..2",
+					     NULL };
+	struct ktap k;
+
+	feed(&k, lines);
+	ok(k.saw_version, "plan at end: version seen");
+	is_int(k.planned, 2, "plan at end: plan read");
+	is_int((long long)k.ncases, 2, "plan at end: two cases");
+	is_int(k.counts[KTAP_PASS], 2, "plan at end: two passes");
+	is_str(k.cases[1].title, "second", "plan at end: title");
+	is_int(k.cases[1].number, 2, "plan at end: number");
+	ok(ktap_passed(&k), "plan at end: passed");
+	ok(!ktap_skipped(&k), "plan at end: not skipped");
+	ktap_free(&k);
+	is_int(k.planned, -1, "ktap_free leaves a fresh reader");
+}
+
+static void test_plan_at_start(void)
+{
+	static const char *const lines[] = { "TAP version 13", "1..3", "ok 1 a", "ok 2 b", "ok 3 c",
+					     NULL };
+	struct ktap k;
+
+	feed(&k, lines);
+	is_int(k.planned, 3, "plan at start: plan read");
+	ok(ktap_passed(&k), "plan at start: passed");
+	ktap_free(&k);
+}
+
+static void test_failure(void)
+{
+	static const char *const lines[] = { "1..3", "ok 1 a", "not ok 2 b", "ok 3 c", NULL };
+	struct ktap k;
+
+	feed(&k, lines);
+	is_int(k.counts[KTAP_FAIL], 1, "failure: counted");
+	is_int(k.cases[1].result, KTAP_FAIL, "failure: its case");
+	is_str(k.cases[1].title, "b", "failure: title");
+	ok(!ktap_passed(&k), "failure: not passed");
+	ok(!ktap_skipped(&k), "failure: not skipped");
+	ktap_free(&k);
+}
+
+static void test_skip(void)
+{
+	static const char *const some[] = { "1..2", "ok 1 a", "ok 2 b # SKIP no radio", NULL };
+	static const char *const all[] = { "1..2", "ok 1 a # SKIP no radio", "ok 2 b # skip", NULL };
+	/* A title merely containing "SKIP" is not a directive. */
+	static const char *const fake[] = { "1..2", "ok 1 a # SKIPPED", "ok 2 SKIP b", NULL };
+	struct ktap k;
+
+	feed(&k, some);
+	is_int(k.cases[1].result, KTAP_SKIP, "SKIP: a skipped case");
+	is_str(k.cases[1].title, "b", "SKIP: directive cut from the title");
+	is_str(k.cases[1].directive, "no radio", "SKIP: reason kept");
+	ok(ktap_passed(&k), "SKIP: a partly skipped file passes");
+	ok(!ktap_skipped(&k), "SKIP: a partly skipped file is not skipped");
+	ktap_free(&k);
+
+	feed(&k, all);
+	is_int(k.counts[KTAP_SKIP], 2, "SKIP: lower-case directive too");
+	is_str(k.cases[1].directive, "", "SKIP: no reason gives empty directive");
+	ok(ktap_skipped(&k), "SKIP: every case skipped: skipped");
+	ok(!k.skip_all, "SKIP: every case skipped is not skip_all");
+	ktap_free(&k);
+
+	feed(&k, fake);
+	is_int(k.counts[KTAP_PASS], 2, "SKIP in a title or SKIPPED: passes");
+	is_str(k.cases[0].title, "a # SKIPPED", "SKIPPED: title untouched");
+	ktap_free(&k);
+}
+
+static void test_todo(void)
+{
+	static const char *const xfail[] = { "1..2", "ok 1 a", "not ok 2 b # TODO known breakage",
+					     NULL };
+	static const char *const xpass[] = { "1..1", "ok 1 a # TODO known breakage", NULL };
+	struct ktap k;
+
+	feed(&k, xfail);
+	is_int(k.cases[1].result, KTAP_XFAIL, "not ok # TODO: xfail");
+	is_str(k.cases[1].directive, "known breakage", "not ok # TODO: reason");
+	is_int(k.counts[KTAP_FAIL], 0, "not ok # TODO: no failure counted");
+	ok(ktap_passed(&k), "not ok # TODO: the file passes");
+	ktap_free(&k);
+
+	feed(&k, xpass);
+	is_int(k.cases[0].result, KTAP_XPASS, "ok # TODO: xpass");
+	is_int(k.counts[KTAP_XPASS], 1, "ok # TODO: counted");
+	ok(ktap_passed(&k), "ok # TODO: the file passes");
+	ktap_free(&k);
+
+	is_str(ktap_result_name(KTAP_XFAIL), "xfail", "result name xfail");
+	is_str(ktap_result_name(KTAP_SKIP), "skip", "result name skip");
+}
+
+static void test_skip_all(void)
+{
+	static const char *const lines[] = { "KTAP version 1", "1..0 # SKIP no hwsim module", NULL };
+	static const char *const empty[] = { "1..0", NULL };
+	struct ktap k;
+
+	feed(&k, lines);
+	ok(k.skip_all, "1..0 # SKIP: skip_all");
+	is_str(k.skip_reason, "no hwsim module", "1..0 # SKIP: reason");
+	is_int(k.planned, 0, "1..0 # SKIP: plan 0");
+	ok(ktap_skipped(&k), "1..0 # SKIP: skipped");
+	ok(ktap_passed(&k), "1..0 # SKIP: not a failure");
+	ktap_free(&k);
+
+	feed(&k, empty);
+	ok(!k.skip_all, "1..0 without SKIP: not skip_all");
+	ok(!ktap_skipped(&k), "1..0 without SKIP: not skipped");
+	ktap_free(&k);
+}
+
+static void test_plan_problems(void)
+{
+	static const char *const noplan[] = { "ok 1 a", "ok 2 b", NULL };
+	static const char *const fewer[] = { "1..3", "ok 1 a", "ok 2 b", NULL };
+	static const char *const more[] = { "1..1", "ok 1 a", "ok 2 b", NULL };
+	static const char *const seq[] = { "1..2", "ok 1 a", "ok 3 b", NULL };
+	static const char *const twice[] = { "1..2", "ok 1 a", "ok 1 b", NULL };
+	struct ktap k;
+
+	feed(&k, noplan);
+	is_int(k.planned, -1, "missing plan: none seen");
+	ok(!ktap_passed(&k), "missing plan: not passed");
+	ktap_free(&k);
+
+	feed(&k, fewer);
+	ok(!ktap_passed(&k), "plan 3, two results: not passed");
+	ktap_free(&k);
+
+	feed(&k, more);
+	ok(!ktap_passed(&k), "plan 1, two results: not passed");
+	ktap_free(&k);
+
+	feed(&k, seq);
+	is_int(k.bad_numbers, 1, "out of sequence: counted");
+	ok(!ktap_passed(&k), "out of sequence: not passed though the count matches");
+	ktap_free(&k);
+
+	feed(&k, twice);
+	ok(k.bad_numbers > 0 && !ktap_passed(&k), "repeated number: not passed");
+	ktap_free(&k);
+}
+
+static void test_dash_form(void)
+{
+	static const char *const lines[] = { "1..2", "ok 1 - first", "not ok 2 - second # TODO later",
+					     NULL };
+	struct ktap k;
+
+	feed(&k, lines);
+	is_str(k.cases[0].title, "first", "TAP dash: title without '- '");
+	is_str(k.cases[1].title, "second", "TAP dash: with a directive");
+	is_int(k.cases[1].result, KTAP_XFAIL, "TAP dash: directive read");
+	ok(ktap_passed(&k), "TAP dash: passed");
+	ktap_free(&k);
+}
+
+static void test_ignored(void)
+{
+	static const char *const lines[] = {
+		"KTAP version 1",
+		"1..1",
+		"    KTAP version 1",
+		"    1..3",
+		"    ok 1 sub a",
+		"    not ok 2 sub b",
+		"\tnot ok 3 sub c",
+		"# ok 7 looks like a result",
+		"# not ok 8 neither is this",
+		"# 1..9",
+		"okay 2 not a result",
+		"hello world",
+		"",
+		"ok 1 the parent",
+		NULL,
+	};
+	struct ktap k;
+
+	feed(&k, lines);
+	is_int((long long)k.ncases, 1, "nested and diagnostic lines: not results");
+	is_int(k.planned, 1, "nested and diagnostic plans: ignored");
+	is_int(k.counts[KTAP_FAIL], 0, "nested failure: not a failure here");
+	ok(ktap_passed(&k), "nested and diagnostics: the top level passes");
+	ktap_free(&k);
+}
+
+int main(void)
+{
+	plan(1);
+	test_plan_at_end();
+	test_plan_at_start();
+	test_failure();
+	test_skip();
+	test_todo();
+	test_skip_all();
+	test_plan_problems();
+	test_dash_form();
+	test_ignored();
+	return done_testing();
+}

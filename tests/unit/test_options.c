@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: MIT
+/* test_options.c - the command line: commands, options, their checks. */
+#define _GNU_SOURCE
+#include "options.h"
+
+#include "tap.h"
+
+/* Parses a NULL-terminated argv; returns opts_parse's result. */
+static int parse(char **argv, struct opts *o, struct uerr *e)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	memset(e, 0, sizeof(*e));
+	return opts_parse(argc, argv, o, e);
+}
+
+/* The parse fails with EXIT_USAGE and a message holding want and want2. */
+static void usage_error(char **argv, const char *want, const char *want2, const char *name)
+{
+	struct opts o;
+	struct uerr e;
+	int r = parse(argv, &o, &e);
+
+	if (!ok(r < 0 && e.code == EXIT_USAGE, "%s: exit 2", name))
+		diag("  got: r=%d code=%d msg='%s'", r, e.code, e.msg);
+	has_str(e.msg, want, name);
+	if (want2)
+		has_str(e.msg, want2, name);
+	opts_free(&o);
+}
+
+static void test_defaults(void)
+{
+	char *argv[] = { "umlrun", "run", NULL };
+	struct opts o;
+	struct uerr e;
+
+	is_int(parse(argv, &o, &e), 0, "run: parses");
+	is_int(o.cmd, CMD_RUN, "run: command");
+	is_str(o.cmd_name, "run", "run: command name");
+	is_int(o.mode, TT_INF_CPU, "run: default mode inf-cpu");
+	is_int(o.repeat, 1, "run: default repeat 1");
+	ok(!o.help && !o.verbose && !o.check_determinism, "run: no flags by default");
+	ok(!o.start && !o.mem && !o.kernel_src && !o.results_dir && !o.nconfigs,
+	   "run: no values by default");
+	is_int(o.nargs, 0, "run: no tests given");
+	opts_free(&o);
+}
+
+static void test_modes(void)
+{
+	static const struct {
+		const char *arg;
+		enum tt_mode mode;
+	} cases[] = {
+		{ "--time-travel=basic", TT_BASIC },
+		{ "--time-travel=off", TT_OFF },
+		{ "--time-travel=inf-cpu", TT_INF_CPU },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* Start from a mode other than the wanted one. */
+		char *argv[] = { "umlrun", "run",
+				 cases[i].mode == TT_BASIC ? "--time-travel=off"
+							   : "--time-travel=basic",
+				 (char *)cases[i].arg, NULL };
+		struct opts o;
+		struct uerr e;
+
+		if (!is_int(parse(argv, &o, &e), 0, cases[i].arg))
+			diag("%s", e.msg);
+		is_int(o.mode, cases[i].mode, cases[i].arg);
+		opts_free(&o);
+	}
+	{
+		char *argv[] = { "umlrun", "exec", "--time-travel", "basic", "--", "true", NULL };
+		struct opts o;
+		struct uerr e;
+
+		is_int(parse(argv, &o, &e), 0, "exec --time-travel basic: parses");
+		is_int(o.mode, TT_BASIC, "exec --time-travel basic: mode");
+		opts_free(&o);
+	}
+	{
+		char *argv[] = { "umlrun", "run", "--time-travel=fast", NULL };
+
+		usage_error(argv, "fast", "unknown mode", "bad mode: named");
+	}
+	{
+		char *argv[] = { "umlrun", "run", "--time-travel=", NULL };
+
+		usage_error(argv, "unknown mode", NULL, "empty mode");
+	}
+}
+
+static void test_commands(void)
+{
+	static const struct {
+		const char *name;
+		enum command cmd;
+	} cases[] = {
+		{ "build", CMD_BUILD }, { "run", CMD_RUN },   { "shell", CMD_SHELL },
+		{ "list", CMD_LIST },	{ "help", CMD_HELP },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[] = { "umlrun", (char *)cases[i].name, NULL };
+		struct opts o;
+		struct uerr e;
+		int r = parse(argv, &o, &e);
+
+		ok(r == 0 && o.cmd == cases[i].cmd, "'%s' parses to its command", cases[i].name);
+		opts_free(&o);
+	}
+	is_int(command_lookup("exec"), CMD_EXEC, "command_lookup exec");
+	is_int(command_lookup("frobnicate"), CMD_NONE, "command_lookup unknown");
+	{
+		char *argv[] = { "umlrun", NULL };
+
+		usage_error(argv, "no command", NULL, "no command");
+	}
+	{
+		char *argv[] = { "umlrun", "frobnicate", NULL };
+
+		usage_error(argv, "unknown command", "'frobnicate'", "unknown command named");
+	}
+}
+
+static void test_bad_options(void)
+{
+	{
+		char *argv[] = { "umlrun", "run", "--frobnicate", NULL };
+
+		usage_error(argv, "--frobnicate", "umlrun run --help", "unknown long option");
+	}
+	{
+		char *argv[] = { "umlrun", "run", "-x", NULL };
+
+		usage_error(argv, "-x", NULL, "unknown short option");
+	}
+	{
+		char *argv[] = { "umlrun", "run", "--start", NULL };
+
+		usage_error(argv, "umlrun run --help", NULL, "option missing its value");
+	}
+	{
+		char *argv[] = { "umlrun", "build", "--start=1", NULL };
+
+		usage_error(argv, "--start=1", "does not apply", "build --start=1");
+	}
+	{
+		char *argv[] = { "umlrun", "build", "-v", NULL };
+
+		usage_error(argv, "-v", "does not apply", "build -v");
+	}
+	{
+		char *argv[] = { "umlrun", "list", "--mem=1G", NULL };
+
+		usage_error(argv, "--mem=1G", "does not apply", "list --mem");
+	}
+	{
+		char *argv[] = { "umlrun", "shell", "--repeat=2", NULL };
+
+		usage_error(argv, "--repeat=2", "does not apply", "shell --repeat");
+	}
+	{
+		char *argv[] = { "umlrun", "exec", "--results=x", "--", "true", NULL };
+
+		usage_error(argv, "--results=x", "does not apply", "exec --results");
+	}
+	{
+		char *argv[] = { "umlrun", "build", "extra", NULL };
+
+		usage_error(argv, "'extra'", NULL, "build with an argument");
+	}
+	{
+		char *argv[] = { "umlrun", "shell", "extra", NULL };
+
+		usage_error(argv, "'extra'", NULL, "shell with an argument");
+	}
+	{
+		char *argv[] = { "umlrun", "build", "--make-jobs=0", NULL };
+
+		usage_error(argv, "--make-jobs=0", NULL, "make-jobs 0");
+	}
+}
+
+static void test_exec(void)
+{
+	{
+		char *argv[] = { "umlrun", "exec", NULL };
+
+		usage_error(argv, "no command", "exec --", "exec without a command");
+	}
+	{
+		char *argv[] = { "umlrun", "exec", "--", NULL };
+
+		usage_error(argv, "no command", NULL, "exec -- without a command");
+	}
+	{
+		char *argv[] = { "umlrun", "exec",    "--mem=512M", "--",	"sh", "-c",
+				 "echo hi",  "--help", "-v",	    "--start=1", NULL };
+		static const char *const want[] = { "sh", "-c", "echo hi", "--help", "-v",
+						    "--start=1" };
+		struct opts o;
+		struct uerr e;
+		bool same = true;
+
+		is_int(parse(argv, &o, &e), 0, "exec -- cmd args: parses");
+		is_int(o.cmd, CMD_EXEC, "exec: command");
+		is_str(o.mem, "512M", "exec: its own option before --");
+		ok(!o.help && !o.verbose && !o.start, "exec: options after -- are not umlrun's");
+		is_int(o.nargs, 6, "exec: every argument after -- kept");
+		for (int i = 0; i < o.nargs && i < 6; i++)
+			same &= !strcmp(o.args[i], want[i]);
+		ok(same, "exec: arguments verbatim and in order");
+		opts_free(&o);
+	}
+	{
+		/* Without "--", parsing stops at the command: its options stay its own. */
+		char *argv[] = { "umlrun", "exec", "ls", "-l", "--help", NULL };
+		struct opts o;
+		struct uerr e;
+
+		is_int(parse(argv, &o, &e), 0, "exec cmd -l --help: parses");
+		ok(!o.help, "exec cmd --help: --help belongs to the command");
+		ok(o.nargs == 3 && !strcmp(o.args[0], "ls") && !strcmp(o.args[2], "--help"),
+		   "exec cmd -l --help: all three are the command's");
+		opts_free(&o);
+	}
+}
+
+static void test_run_values(void)
+{
+	{
+		char *argv[] = { "umlrun",
+				 "run",
+				 "--start=2024-02-29",
+				 "--mem=1G",
+				 "--results=/tmp/r",
+				 "--kernel-src=/src/linux",
+				 "--config=a.config",
+				 "--config",
+				 "b.config",
+				 "--make-jobs=8",
+				 "--timeout=30",
+				 "--wall-timeout=20",
+				 "--repeat=3",
+				 "--check-determinism",
+				 "--suite-dir=/s",
+				 "-v",
+				 "net",
+				 "time/t0001-clock",
+				 NULL };
+		struct opts o;
+		struct uerr e;
+		int r = parse(argv, &o, &e);
+
+		if (!is_int(r, 0, "run with every option: parses"))
+			diag("%s", e.msg);
+		is_str(o.start, "2024-02-29", "run: --start kept as given");
+		is_str(o.mem, "1G", "run: --mem");
+		is_str(o.results_dir, "/tmp/r", "run: --results");
+		is_str(o.kernel_src, "/src/linux", "run: --kernel-src");
+		ok(o.nconfigs == 2 && !strcmp(o.configs[0], "a.config") &&
+		       !strcmp(o.configs[1], "b.config"),
+		   "run: --config repeated, in order");
+		is_int(o.make_jobs, 8, "run: --make-jobs");
+		is_int(o.timeout, 30, "run: --timeout");
+		ok(o.wall_timeout == 20.0, "run: --wall-timeout");
+		is_int(o.repeat, 3, "run: --repeat");
+		ok(o.check_determinism, "run: --check-determinism");
+		is_str(o.suite_dir, "/s", "run: --suite-dir");
+		ok(o.verbose, "run: -v");
+		ok(o.nargs == 2 && !strcmp(o.args[0], "net") &&
+		       !strcmp(o.args[1], "time/t0001-clock"),
+		   "run: tests after the options");
+		opts_free(&o);
+	}
+	{
+		char *argv[] = { "umlrun", "run", "--check-determinism", NULL };
+
+		usage_error(argv, "--check-determinism", "--repeat", "determinism without repeat");
+	}
+	{
+		char *argv[] = { "umlrun", "run", "--repeat=1", "--check-determinism", NULL };
+
+		usage_error(argv, "--repeat", NULL, "determinism with --repeat=1");
+	}
+	{
+		char *argv[] = { "umlrun", "run", "--repeat=2", "--check-determinism", NULL };
+		struct opts o;
+		struct uerr e;
+
+		is_int(parse(argv, &o, &e), 0, "determinism with --repeat=2: accepted");
+		opts_free(&o);
+	}
+	{
+		char *argv[] = { "umlrun", "run", "--repeat=0", NULL };
+
+		usage_error(argv, "--repeat=0", NULL, "--repeat=0");
+	}
+}
+
+static void test_mem(void)
+{
+	static const char *const good[] = { "256M", "1G", "65536K", "268435456" };
+	static const char *const bad[] = { "", "M", "lots", "256MB", "-1G", "1.5G", "256 M" };
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		_cleanup_free_ char *arg = xasprintf("--mem=%s", good[i]);
+		char *argv[] = { "umlrun", "shell", arg, NULL };
+		struct opts o;
+		struct uerr e;
+		int r = parse(argv, &o, &e);
+
+		ok(r == 0 && o.mem && !strcmp(o.mem, good[i]), "--mem=%s accepted", good[i]);
+		opts_free(&o);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		_cleanup_free_ char *arg = xasprintf("--mem=%s", bad[i]);
+		_cleanup_free_ char *name = xasprintf("--mem='%s' rejected", bad[i]);
+		char *argv[] = { "umlrun", "shell", arg, NULL };
+
+		usage_error(argv, arg, NULL, name);
+	}
+}
+
+static void test_timeout(void)
+{
+	static const struct {
+		const char *arg;
+		long want; /* 0: rejected */
+	} cases[] = {
+		{ "--timeout=1", 1 },
+		{ "--timeout=3153600000", 3153600000L }, /* 100 years, the limit */
+		{ "--timeout=0", 0 },
+		{ "--timeout=-5", 0 },
+		{ "--timeout=3153600001", 0 },
+		{ "--timeout=99999999999999999999", 0 },
+		{ "--timeout=10s", 0 },
+		{ "--timeout=", 0 },
+		{ "--wall-timeout=604800", 604800 }, /* a week, the limit */
+		{ "--wall-timeout=604801", 0 },
+		{ "--wall-timeout=0", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[] = { "umlrun", "run", (char *)cases[i].arg, NULL };
+		struct opts o;
+		struct uerr e;
+		int r = parse(argv, &o, &e);
+		bool wall = !strncmp(cases[i].arg, "--wall", 6);
+		long got = wall ? (long)o.wall_timeout : o.timeout;
+
+		if (cases[i].want)
+			ok(r == 0 && got == cases[i].want, "%s accepted", cases[i].arg);
+		else if (!ok(r < 0 && e.code == EXIT_USAGE && strstr(e.msg, cases[i].arg),
+			     "%s rejected, named", cases[i].arg))
+			diag("  got: r=%d code=%d msg='%s'", r, e.code, e.msg);
+		opts_free(&o);
+	}
+}
+
+static void test_help(void)
+{
+	static const char *const cmds[] = { "build", "run", "exec", "shell", "list", "help" };
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		char *argv[] = { "umlrun", (char *)cmds[i], "--help", NULL };
+		struct opts o;
+		struct uerr e;
+		int r = parse(argv, &o, &e);
+		_cleanup_free_ char *want = xasprintf("Usage: umlrun %s", cmds[i]);
+
+		ok(r == 0 && o.help && o.cmd == command_lookup(cmds[i]), "%s --help: help asked",
+		   cmds[i]);
+		has_str(command_usage(o.cmd), want, want);
+		opts_free(&o);
+	}
+	{
+		char *argv[] = { "umlrun", "run", "-h", NULL };
+		struct opts o;
+		struct uerr e;
+
+		ok(parse(argv, &o, &e) == 0 && o.help, "run -h: help asked");
+		opts_free(&o);
+	}
+	{
+		/* Help wins over missing or conflicting arguments. */
+		char *argv[] = { "umlrun", "run", "--check-determinism", "--help", NULL };
+		struct opts o;
+		struct uerr e;
+
+		ok(parse(argv, &o, &e) == 0 && o.help, "run --check-determinism --help: help");
+		opts_free(&o);
+	}
+	{
+		char *argv[] = { "umlrun", "--help", NULL };
+		struct opts o;
+		struct uerr e;
+
+		ok(parse(argv, &o, &e) == 0 && o.cmd == CMD_HELP && o.nargs == 0,
+		   "umlrun --help: the help command");
+		opts_free(&o);
+	}
+	{
+		char *argv[] = { "umlrun", "-h", NULL };
+		struct opts o;
+		struct uerr e;
+
+		ok(parse(argv, &o, &e) == 0 && o.cmd == CMD_HELP, "umlrun -h: the help command");
+		opts_free(&o);
+	}
+	{
+		char *argv[] = { "umlrun", "help", "run", NULL };
+		struct opts o;
+		struct uerr e;
+
+		ok(parse(argv, &o, &e) == 0 && o.cmd == CMD_HELP && o.nargs == 1 &&
+		       command_lookup(o.args[0]) == CMD_RUN,
+		   "help run: names the run command");
+		opts_free(&o);
+	}
+	has_str(command_usage(CMD_NONE), "Commands:", "umlrun's own usage lists commands");
+	has_str(command_usage(CMD_RUN), "--check-determinism", "run's usage names its options");
+}
+
+int main(void)
+{
+	plan(1);
+	test_defaults();
+	test_modes();
+	test_commands();
+	test_bad_options();
+	test_exec();
+	test_run_values();
+	test_mem();
+	test_timeout();
+	test_help();
+	return done_testing();
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/* test_starttime.c - --start and the kernel's time-travel-start= value. */
+#define _GNU_SOURCE
+#include "starttime.h"
+
+#include <inttypes.h>
+#include <time.h>
+
+#include "tap.h"
+
+static void test_good(void)
+{
+	static const struct {
+		const char *when;
+		int64_t secs;
+	} cases[] = {
+		{ "0", 0 },
+		{ "1700000000", 1700000000 },
+		{ "99999999999", 99999999999LL }, /* 11 digits, the most allowed */
+		{ "1970-01-01", 0 },
+		{ "2024-02-29", 1709164800 },
+		{ "2000-02-29", 951782400 }, /* divisible by 400: leap */
+		{ "2024-02-29T12:30:00Z", 1709209800 },
+		{ "2024-02-29t12:30:00z", 1709209800 },
+		{ "2024-02-29T12:30Z", 1709209800 },
+		{ "2024-02-29T12:30:00", 1709209800 }, /* no zone: UTC */
+		{ "2024-02-29T12:30:00+02:00", 1709202600 },
+		{ "2024-02-29T12:30:00+0200", 1709202600 },
+		{ "2024-02-29T12:30:00-05:30", 1709229600 },
+		{ "2024-02-29 12:30:00+02:00", 1709202600 },
+		{ "2024-12-31T23:59:59Z", 1735689599 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t got = -42;
+		struct uerr e = { 0 };
+		int r = start_parse(cases[i].when, &got, &e);
+
+		if (!ok(r == 0 && got == cases[i].secs, "start_parse '%s'", cases[i].when))
+			diag("  got: r=%d secs=%" PRId64 " want %" PRId64 " (%s)", r, got,
+			     cases[i].secs, e.msg);
+	}
+	{
+		int64_t got = 0;
+		struct uerr e = { 0 };
+		time_t before = time(NULL);
+		int r = start_parse("now", &got, &e);
+
+		ok(r == 0 && got >= before && got <= time(NULL) + 1, "start_parse 'now'");
+	}
+}
+
+static void test_bad(void)
+{
+	static const char *const bad[] = {
+		"2023-02-29",	       /* not a leap year */
+		"1900-02-29",	       /* divisible by 100: not leap */
+		"2024-13-01",	       /* month 13 */
+		"2024-00-10",	       /* month 0 */
+		"2024-04-31",	       /* April has 30 days */
+		"2024-01-00",	       /* day 0 */
+		"yesterday-ish",       /* words */
+		"12abc",	       /* digits then junk */
+		"",		       /* nothing */
+		"-1",		       /* negative seconds */
+		"1969-12-31",	       /* before 1970 */
+		"1970-01-01T00:30:00+01:00", /* before 1970 once the offset applies */
+		"123456789012",	       /* 12 digits: too many */
+		"2024-2-29",	       /* one-digit month */
+		"2024-02-29T",	       /* T without a time */
+		"2024-02-29T24:00",    /* hour 24 */
+		"2024-02-29T12:60",    /* minute 60 */
+		"2024-02-29T12:30:00+24:00", /* offset hour 24 */
+		"2024-02-29T12:30:00Zjunk",  /* trailing junk */
+		"2024-02-29junk",	     /* trailing junk after a date */
+		" 1700000000",		     /* leading blank */
+		"1700000000 ",		     /* trailing blank */
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int64_t got = 0;
+		struct uerr e = { 0 };
+		int r = start_parse(bad[i], &got, &e);
+		_cleanup_free_ char *named = xasprintf("--start=%s:", bad[i]);
+
+		if (!ok(r < 0 && e.code == EXIT_USAGE && strstr(e.msg, named),
+			"start_parse rejects '%s', exit 2, names it", bad[i]))
+			diag("  got: r=%d secs=%" PRId64 " code=%d msg='%s'", r, got, e.code,
+			     e.msg);
+	}
+}
+
+static void test_unit_from_help(void)
+{
+	static const char help61[] =
+	    "User Mode Linux v6.1.0\n"
+	    "\tavailable at http://user-mode-linux.sourceforge.net/\n\n"
+	    "time-travel\n"
+	    "time-travel=inf-cpu\n"
+	    "time-travel=ext:[ID:]UNIX-SOCKET-PATH\n"
+	    "    This option just enables basic time travel mode...\n\n"
+	    "time-travel-start=<nanoseconds>\n"
+	    "    Configure the UML instance's wall clock to start at this value rather than\n"
+	    "    the host's wall clock at the time of UML boot.\n";
+	static const char help5[] = "time-travel-start=<seconds>\n"
+				    "    Configure the UML instance's wall clock to start at this "
+				    "value rather than\n";
+	static const char help_none[] = "User Mode Linux v6.1.0\n"
+					"time-travel\n"
+					"mem=<Amount of desired ram>\n";
+	static const char help_odd[] = "time-travel-start=<jiffies>\n";
+
+	is_int(start_unit_from_help(help61), START_UNIT_NANOSECONDS, "help: 6.1 nanoseconds");
+	is_int(start_unit_from_help(help5), START_UNIT_SECONDS, "help: 5.x seconds");
+	is_int(start_unit_from_help(help_none), START_UNIT_UNKNOWN, "help: no time-travel-start");
+	is_int(start_unit_from_help(help_odd), START_UNIT_UNKNOWN, "help: unknown unit");
+	is_int(start_unit_from_help(""), START_UNIT_UNKNOWN, "help: empty");
+	for (int u = START_UNIT_UNKNOWN; u <= START_UNIT_NANOSECONDS; u++)
+		is_int(start_unit_from_name(start_unit_name((enum start_unit)u)), u,
+		       start_unit_name((enum start_unit)u));
+	is_int(start_unit_from_name("fortnights"), START_UNIT_UNKNOWN, "unit name: unknown");
+}
+
+static void test_to_kernel(void)
+{
+	uint64_t out = 7;
+	struct uerr e = { 0 };
+
+	is_int(start_to_kernel(1700000000, START_UNIT_NANOSECONDS, &out, &e), 0, "ns: converts");
+	ok(out == 1700000000000000000ULL, "ns: seconds * 1e9");
+	is_int(start_to_kernel(1700000000, START_UNIT_SECONDS, &out, &e), 0, "s: converts");
+	ok(out == 1700000000ULL, "s: as given");
+	is_int(start_to_kernel(0, START_UNIT_NANOSECONDS, &out, &e), 0, "ns: the epoch");
+	ok(out == 0, "ns: the epoch is 0");
+
+	is_int(start_to_kernel(1700000000, START_UNIT_UNKNOWN, &out, &e), -1, "unknown unit fails");
+	is_int(e.code, EXIT_INFRA, "unknown unit: exit 3 (the kernel is wrong)");
+	has_str(e.msg, "time-travel-start", "unknown unit: names the parameter");
+
+	/* UINT64_MAX ns is 18446744073.7 s: the last whole second fits. */
+	is_int(start_to_kernel(18446744073LL, START_UNIT_NANOSECONDS, &out, &e), 0,
+	       "ns: the last second that fits");
+	ok(out == 18446744073000000000ULL, "ns: the last second's value");
+	e.code = 0;
+	is_int(start_to_kernel(18446744074LL, START_UNIT_NANOSECONDS, &out, &e), -1,
+	       "ns: one second more overflows");
+	is_int(e.code, EXIT_USAGE, "ns overflow: exit 2");
+	is_int(start_to_kernel(99999999999LL, START_UNIT_SECONDS, &out, &e), 0,
+	       "s: a large value needs no overflow check");
+	is_int(start_to_kernel(-1, START_UNIT_SECONDS, &out, &e), -1, "negative: fails");
+	is_int(e.code, EXIT_USAGE, "negative: exit 2");
+	{
+		int64_t secs = 0;
+
+		start_parse("9999-12-31", &secs, &e);
+		is_int(start_to_kernel(secs, START_UNIT_NANOSECONDS, &out, &e), -1,
+		       "ns: year 9999 overflows");
+	}
+}
+
+int main(void)
+{
+	plan(1);
+	test_good();
+	test_bad();
+	test_unit_from_help();
+	test_to_kernel();
+	return done_testing();
+}

@@ -1,0 +1,97 @@
+# lib-timers.sh - helpers for the timer suite, sourced after ../lib/harness.sh.
+#
+# The suite measures with timerprobe (rootfs/helpers/timerprobe.c), which
+# prints key=value lines; these helpers read them back and compare, and on
+# a mismatch say what they found, so a failing test shows its numbers.
+# They fork nothing (a fork costs tens of milliseconds of wall time in a
+# UML guest) and are all &&-chainable.
+#
+#   probe OUT ARGS...          timerprobe ARGS, its output in the file OUT
+#   val OUT KEY                print KEY's value from OUT
+#   check OUT KEY OP WANT      KEY's value OP WANT, as test(1) compares
+#   check_num NAME VALUE OP WANT    the same for a value the test computed
+#   check_late OUT BOUND       0 <= late_ns - slack_ns < the mode's bound
+#   hres_on                    wait for high-resolution timers (see below)
+#
+# Bounds.  Under inf-cpu a timer is late by its slack (timer_slack_ns for
+# sleeps, futexes and poll-like waits; none for timerfd, POSIX timers and
+# itimers) plus less than 3 clock reads' worth of time (3 x 256 ns), as
+# measured by the probe around it: docs/timers.md explains where each read
+# comes from.  In basic mode the guest's CPU work between the expiry and the
+# probe's read takes real time, and with no time travel everything does:
+# there the bound is $TIMERS_SLOP_NS, a lateness no healthy timer reaches.
+
+TIMERS_READ_NS=256
+TIMERS_SLOP_NS=200000000
+
+probe () {
+	_tp_out=$1
+	shift
+	timerprobe "$@" >"$_tp_out" && return 0
+	say "timerprobe $* failed"
+	return 1
+}
+
+# Sets _tv to KEY's value in OUT, empty (and returns 1) if it has none.
+_timers_find () {
+	_tv=
+	while IFS='=' read -r _tk _tval; do
+		if [ "$_tk" = "$2" ]; then
+			_tv=$_tval
+			return 0
+		fi
+	done <"$1"
+	return 1
+}
+
+_timers_get () {
+	_timers_find "$1" "$2" && return 0
+	say "no '$2' in the output of timerprobe ($1)"
+	return 1
+}
+
+val () {
+	_timers_get "$1" "$2" && printf '%s\n' "$_tv"
+}
+
+check_num () {
+	test "$2" "$3" "$4" && return 0
+	say "$1 is $2, expected $3 $4"
+	return 1
+}
+
+check () {
+	_timers_get "$1" "$2" && check_num "$2" "$_tv" "$3" "$4"
+}
+
+# The bound on lateness beyond the slack: BOUND (ns) under inf-cpu, the slop
+# elsewhere. Sets _tb.
+_timers_bound () {
+	if [ "${UMLRUN_MODE-}" = inf-cpu ]; then
+		_tb=$1
+	else
+		_tb=$TIMERS_SLOP_NS
+	fi
+}
+
+# check_late OUT BOUND: the timer did not fire early, and fired less than
+# BOUND ns (under inf-cpu) after its deadline plus the slack.
+check_late () {
+	_timers_get "$1" late_ns &&
+	_tl=$_tv &&
+	{ _timers_find "$1" slack_ns || :; } &&
+	_ts=${_tv:-0} &&
+	_timers_bound "$2" &&
+	check_num "late_ns ($_tl) - slack_ns ($_ts)" $((_tl - _ts)) -ge 0 &&
+	check_num "late_ns ($_tl) - slack_ns ($_ts)" $((_tl - _ts)) -lt "$_tb"
+}
+
+# The guest boots in low-resolution mode with a periodic 10 ms tick and
+# switches to high-resolution timers at its first tick (Linux's
+# hrtimer_run_queues); until then a timer fires on a tick. A test file
+# calls this once, in its first test, before it measures anything.
+hres_on () {
+	probe hres.sleep nanosleep 20ms &&
+	probe hres.now now &&
+	check hres.now resolution_ns = 1
+}
