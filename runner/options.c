@@ -10,6 +10,8 @@
 enum {
 	O_HELP = 'h',
 	O_VERBOSE = 'v',
+	O_QUIET = 'q',
+	O_JOBS = 'j',
 	O_TT = 256,
 	O_START,
 	O_MEM,
@@ -22,13 +24,32 @@ enum {
 	O_REPEAT,
 	O_DETERMINISM,
 	O_SUITE_DIR,
+	O_RETRY,
+	O_FILTER,
+	O_EXCLUDE,
+	O_LIST,
+	O_SHUFFLE,
+	O_RERUN_FAILED,
+	O_SHARD,
+	O_DURATIONS,
+	O_OUTPUT,
+	O_SAMPLE,
+	O_JSON,
 };
 
-#define BIT(o) (1u << ((o) == O_HELP ? 0 : (o) == O_VERBOSE ? 1 : (o)-O_TT + 2))
+/* Which options a command accepts: one bit per option. */
+#define BIT(o)                                                                              \
+	(1ULL << ((o) == O_HELP	     ? 0                                                   \
+		  : (o) == O_VERBOSE ? 1                                                   \
+		  : (o) == O_QUIET   ? 2                                                   \
+		  : (o) == O_JOBS    ? 3                                                   \
+				     : (o)-O_TT + 4))
 
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, O_HELP },
 	{ "verbose", no_argument, NULL, O_VERBOSE },
+	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "jobs", required_argument, NULL, O_JOBS },
 	{ "time-travel", required_argument, NULL, O_TT },
 	{ "start", required_argument, NULL, O_START },
 	{ "mem", required_argument, NULL, O_MEM },
@@ -41,41 +62,70 @@ static const struct option long_opts[] = {
 	{ "repeat", required_argument, NULL, O_REPEAT },
 	{ "check-determinism", no_argument, NULL, O_DETERMINISM },
 	{ "suite-dir", required_argument, NULL, O_SUITE_DIR },
+	{ "retry", required_argument, NULL, O_RETRY },
+	{ "filter", required_argument, NULL, O_FILTER },
+	{ "exclude", required_argument, NULL, O_EXCLUDE },
+	{ "list", no_argument, NULL, O_LIST },
+	{ "shuffle", optional_argument, NULL, O_SHUFFLE },
+	{ "rerun-failed", no_argument, NULL, O_RERUN_FAILED },
+	{ "shard", required_argument, NULL, O_SHARD },
+	{ "durations", required_argument, NULL, O_DURATIONS },
+	{ "output", required_argument, NULL, O_OUTPUT },
+	{ "sample", required_argument, NULL, O_SAMPLE },
+	{ "json", no_argument, NULL, O_JSON },
 	{ 0 },
 };
 
 #define KERNEL_OPTS (BIT(O_KSRC) | BIT(O_CONFIG) | BIT(O_MAKE_JOBS))
 #define BOOT_OPTS   (KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR))
+#define SELECT_OPTS                                                                          \
+	(BIT(O_SUITE_DIR) | BIT(O_FILTER) | BIT(O_EXCLUDE) | BIT(O_SHUFFLE) | BIT(O_SHARD) | \
+	 BIT(O_DURATIONS) | BIT(O_RERUN_FAILED) | BIT(O_RESULTS))
+#define RUN_OPTS                                                                             \
+	(BOOT_OPTS | SELECT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_REPEAT) |    \
+	 BIT(O_DETERMINISM) | BIT(O_VERBOSE) | BIT(O_QUIET) | BIT(O_JOBS) | BIT(O_RETRY) |   \
+	 BIT(O_LIST))
+
+#define BOOT_HELP                                                                            \
+	"  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"                  \
+	"  --start=WHEN           guest clock at boot: Unix seconds, ISO-8601 or 'now'\n"      \
+	"                         (default 2024-01-01T00:00:00Z under time travel)\n"          \
+	"  --mem=SIZE             guest memory (default 256M, or the suite's mem=)\n"         \
+	"  --suite-dir=DIR        suites from DIR instead of the project's testsuites/\n"     \
+	"                         (its lib/ defaults to the project's)\n"                     \
+	"  --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N   as for 'umlrun build'\n"
+
+#define SELECT_HELP                                                                          \
+	"  --filter=GLOB          only tests whose id (SUITE/tNNNN-name.sh) matches\n"        \
+	"  --exclude=GLOB         not the tests whose id matches (both repeatable)\n"         \
+	"  --rerun-failed         only the tests that failed in the last run\n"               \
+	"  --shard=K/N            only share K of N (for CI machines running in parallel;\n" \
+	"                         merge their results with 'umlrun merge')\n"                 \
+	"  --durations=FILE       test durations (results.json or 'ID SECONDS' lines) to\n"   \
+	"                         balance shards; every shard must use the same file\n"       \
+	"  --shuffle[=SEED]       run in a random order; the seed is printed to replay it\n"
 
 static const struct command_desc {
 	enum command cmd;
 	const char *name;
-	unsigned allowed;
+	unsigned long long allowed;
 	const char *usage;
 } commands[] = {
 	{ CMD_BUILD, "build", KERNEL_OPTS,
 	  "Usage: umlrun build [OPTIONS]\n"
 	  "Build (or find in the cache) the time-travel kernel and the guest's root folder.\n"
 	  "\n"
-	  "  --kernel-src DIR    build from this kernel tree (out of tree) instead of\n"
-	  "                      Debian's linux-source-6.1\n"
-	  "  --config FRAGMENT   merge this config fragment too (repeatable)\n"
-	  "  --make-jobs N       parallel make jobs (default: number of CPUs)\n"
-	  "  -h, --help          show this help\n" },
-	{ CMD_RUN, "run",
-	  BOOT_OPTS | BIT(O_RESULTS) | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_REPEAT) |
-	      BIT(O_DETERMINISM) | BIT(O_VERBOSE),
+	  "  --kernel-src=DIR       build from this kernel tree (out of tree) instead of\n"
+	  "                         Debian's linux-source-6.1\n"
+	  "  --config=FRAGMENT      merge this config fragment too (repeatable)\n"
+	  "  --make-jobs=N          parallel make jobs (default: number of CPUs)\n"
+	  "  -h, --help             show this help\n" },
+	{ CMD_RUN, "run", RUN_OPTS,
 	  "Usage: umlrun run [OPTIONS] [SUITE | SUITE/TEST ...]\n"
 	  "Run test files, each in its own guest, and report KTAP on stdout.\n"
-	  "With no argument, every suite under testsuites/ runs.\n"
-	  "\n"
-	  "  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"
-	  "  --start=WHEN           guest clock at boot: Unix seconds, ISO-8601 or 'now'\n"
-	  "                         (default 2024-01-01T00:00:00Z under time travel)\n"
-	  "  --mem=SIZE             guest memory (default 256M)\n"
-	  "  --results=DIR          where run folders go (default ./results)\n"
-	  "  --suite-dir=DIR        run suites from DIR instead of the project's\n"
-	  "                         testsuites/ (its lib/ defaults to the project's)\n"
+	  "With no argument, every suite runs.\n"
+	  "\n" BOOT_HELP "  --results=DIR          where run folders go (default ./results)\n"
+	  "  -j, --jobs=N           guests at once (default: number of CPUs)\n"
 	  "  --timeout=SECONDS      simulated-time limit per test file (default: the\n"
 	  "                         suite's settings, else 600)\n"
 	  "  --wall-timeout=SECONDS wall-clock limit per test file (default: the\n"
@@ -83,8 +133,11 @@ static const struct command_desc {
 	  "  --repeat=N             run each test file N times\n"
 	  "  --check-determinism    with --repeat: fail if the guest's output differs\n"
 	  "                         between runs, showing the first difference\n"
-	  "  -v, --verbose          copy each test's console to stderr\n"
-	  "  --kernel-src, --config, --make-jobs   as for 'umlrun build'\n"
+	  "  --retry=N              run a failing test again up to N times; one that then\n"
+	  "                         passes is reported flaky\n" SELECT_HELP
+	  "  --list                 print the selected tests and run nothing\n"
+	  "  -q, --quiet            print only each test file's result line\n"
+	  "  -v, --verbose          copy each guest's console to stderr\n"
 	  "  -h, --help             show this help\n"
 	  "\n"
 	  "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure\n"
@@ -93,42 +146,62 @@ static const struct command_desc {
 	  "Usage: umlrun exec [OPTIONS] -- COMMAND [ARG...]\n"
 	  "Run one command in a guest under time travel, streaming its output, and\n"
 	  "exit with its status.\n"
-	  "\n"
-	  "  --time-travel=MODE, --start=WHEN, --mem=SIZE   as for 'umlrun run'\n"
-	  "  --timeout=SECONDS      simulated-time limit (default 600)\n"
+	  "\n" BOOT_HELP "  --timeout=SECONDS      simulated-time limit (default 600)\n"
 	  "  --wall-timeout=SECONDS wall-clock limit (default 120)\n"
 	  "  -h, --help             show this help\n" },
 	{ CMD_SHELL, "shell", BOOT_OPTS,
 	  "Usage: umlrun shell [OPTIONS]\n"
 	  "Boot the test guest with an interactive shell on this terminal (in\n"
 	  "/suite, with the suites read-only); 'exit' powers it off.\n"
+	  "\n" BOOT_HELP "  -h, --help             show this help\n" },
+	{ CMD_LIST, "list", SELECT_OPTS,
+	  "Usage: umlrun list [OPTIONS] [SUITE ...]\n"
+	  "List the test files (all suites by default), as 'run' would select them.\n"
 	  "\n"
-	  "  --time-travel=MODE, --start=WHEN, --mem=SIZE   as for 'umlrun run'\n"
+	  "  --suite-dir=DIR        suites from DIR instead of the project's\n" SELECT_HELP
 	  "  -h, --help             show this help\n" },
-	{ CMD_LIST, "list", BIT(O_SUITE_DIR),
-	  "Usage: umlrun list [SUITE ...]\n"
-	  "List the test files of the suites (all suites by default).\n"
+	{ CMD_MERGE, "merge", BIT(O_OUTPUT),
+	  "Usage: umlrun merge --output=DIR RUN_DIR...\n"
+	  "Merge the run folders of the shards of one run (umlrun run --shard=K/N)\n"
+	  "into one results.json, junit.xml and ktap.txt in DIR. Fails if a shard is\n"
+	  "missing or two shards ran the same test.\n"
 	  "\n"
-	  "  --suite-dir=DIR   list the suites in DIR instead of the project's\n" },
+	  "  --output=DIR           where the merged results go (must not exist)\n"
+	  "  -h, --help             show this help\n" },
+	{ CMD_COMPARE, "compare",
+	  BOOT_OPTS | SELECT_OPTS | BIT(O_JOBS) | BIT(O_SAMPLE) | BIT(O_JSON) | BIT(O_TIMEOUT) |
+		  BIT(O_WALL_TIMEOUT),
+	  "Usage: umlrun compare [OPTIONS] [SUITE | SUITE/TEST ...]\n"
+	  "Run the tests with time travel off and in the chosen mode, in one go, and\n"
+	  "print per test and in total: simulated seconds, wall seconds each way and\n"
+	  "their ratio.\n"
+	  "\n" BOOT_HELP "  -j, --jobs=N           guests at once (default: number of CPUs)\n"
+	  "  --sample=N             only N of the tests (a fixed choice, by id)\n"
+	  "  --json                 print JSON instead of a table\n"
+	  "  --results=DIR          where the two run folders go (default ./results)\n"
+	  "  --timeout, --wall-timeout   as for 'umlrun run'\n"
+	  "  -h, --help             show this help\n" },
 	{ CMD_HELP, "help", 0,
 	  "Usage: umlrun help [COMMAND]\n"
 	  "Show the help of umlrun or of one command.\n" },
 };
 
 static const char main_usage[] =
-    "Usage: umlrun COMMAND [OPTIONS] [ARGS]\n"
-    "Run timer-bound Linux test suites in User-Mode Linux under time travel.\n"
-    "\n"
-    "Commands:\n"
-    "  build   build the time-travel kernel and the guest's root folder\n"
-    "  run     run test suites, report KTAP, write a results folder\n"
-    "  exec    run one command in a guest and exit with its status\n"
-    "  shell   boot a guest with an interactive shell\n"
-    "  list    list the test files\n"
-    "  help    show help (also: umlrun COMMAND --help)\n"
-    "\n"
-    "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure,\n"
-    "124 timeout, 128+N killed by signal N.\n";
+	"Usage: umlrun COMMAND [OPTIONS] [ARGS]\n"
+	"Run timer-bound Linux test suites in User-Mode Linux under time travel.\n"
+	"\n"
+	"Commands:\n"
+	"  build     build the time-travel kernel and the guest's root folder\n"
+	"  run       run test suites, report KTAP, write a results folder\n"
+	"  exec      run one command in a guest and exit with its status\n"
+	"  shell     boot a guest with an interactive shell\n"
+	"  list      list the test files\n"
+	"  merge     merge the results of shards run on several machines\n"
+	"  compare   time the tests with time travel off and on\n"
+	"  help      show help (also: umlrun COMMAND --help)\n"
+	"\n"
+	"Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure,\n"
+	"124 timeout, 128+N killed by signal N.\n";
 
 static const struct command_desc *desc_of(enum command c)
 {
@@ -166,16 +239,82 @@ static int parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+static void push(char ***v, size_t *n, const char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(char *));
+	(*v)[(*n)++] = (char *)s;
+}
+
+static bool valid_size(const char *s)
+{
+	size_t digits = strspn(s, "0123456789");
+
+	return digits > 0 && (s[digits] == '\0' || (strchr("KMG", s[digits]) && !s[digits + 1]));
+}
+
+/* Options with a number: the bounds, and what the user is told. */
+static int parse_number(struct opts *o, int c, const char *arg, struct uerr *e)
+{
+	static const struct {
+		int opt;
+		const char *name;
+		long min, max;
+	} nums[] = {
+		{ O_MAKE_JOBS, "--make-jobs", 1, 1024 },
+		{ O_JOBS, "--jobs", 1, 256 },
+		{ O_TIMEOUT, "--timeout", 1, 100L * 365 * 86400 },
+		{ O_WALL_TIMEOUT, "--wall-timeout", 1, 7 * 86400 },
+		{ O_REPEAT, "--repeat", 1, 10000 },
+		{ O_RETRY, "--retry", 0, 100 },
+		{ O_SAMPLE, "--sample", 1, 1000000 },
+	};
+	long v = 0;
+
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		if (nums[i].opt != c)
+			continue;
+		if (parse_long(arg, nums[i].min, nums[i].max, &v) < 0)
+			return uerr_set(e, EXIT_USAGE, "%s=%s: give a whole number from %ld to %ld",
+					nums[i].name, arg, nums[i].min, nums[i].max);
+		break;
+	}
+	switch (c) {
+	case O_MAKE_JOBS:
+		o->make_jobs = (int)v;
+		break;
+	case O_JOBS:
+		o->jobs = (int)v;
+		break;
+	case O_TIMEOUT:
+		o->timeout = v;
+		break;
+	case O_WALL_TIMEOUT:
+		o->wall_timeout = (double)v;
+		break;
+	case O_REPEAT:
+		o->repeat = (int)v;
+		break;
+	case O_RETRY:
+		o->retry = (int)v;
+		break;
+	case O_SAMPLE:
+		o->sample = (int)v;
+		break;
+	}
+	return 0;
+}
+
 static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 {
-	long v;
-
 	switch (c) {
 	case O_HELP:
 		o->help = true;
 		return 0;
 	case O_VERBOSE:
 		o->verbose = true;
+		return 0;
+	case O_QUIET:
+		o->quiet = true;
 		return 0;
 	case O_TT:
 		if (tt_mode_parse(arg, &o->mode) < 0)
@@ -187,9 +326,7 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		o->start = arg;
 		return 0;
 	case O_MEM:
-		if (!*arg || strspn(arg, "0123456789") == 0 ||
-		    strspn(arg + strspn(arg, "0123456789"), "KMG") !=
-			strlen(arg + strspn(arg, "0123456789")))
+		if (!valid_size(arg))
 			return uerr_set(e, EXIT_USAGE, "--mem=%s: give a size such as 256M or 1G",
 					arg);
 		o->mem = arg;
@@ -197,50 +334,90 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 	case O_RESULTS:
 		o->results_dir = arg;
 		return 0;
+	case O_SUITE_DIR:
+		o->suite_dir = arg;
+		return 0;
 	case O_KSRC:
 		o->kernel_src = arg;
 		return 0;
 	case O_CONFIG:
-		o->configs = xrealloc(o->configs, (o->nconfigs + 1) * sizeof(char *));
-		o->configs[o->nconfigs++] = (char *)arg;
-		return 0;
-	case O_MAKE_JOBS:
-		if (parse_long(arg, 1, 1024, &v) < 0)
-			return uerr_set(e, EXIT_USAGE,
-					"--make-jobs=%s: give a number from 1 to 1024", arg);
-		o->make_jobs = (int)v;
-		return 0;
-	case O_TIMEOUT:
-		if (parse_long(arg, 1, 100L * 365 * 86400, &v) < 0)
-			return uerr_set(e, EXIT_USAGE,
-					"--timeout=%s: give a whole number of seconds", arg);
-		o->timeout = v;
-		return 0;
-	case O_WALL_TIMEOUT:
-		if (parse_long(arg, 1, 7 * 86400, &v) < 0)
-			return uerr_set(e, EXIT_USAGE,
-					"--wall-timeout=%s: give a whole number of seconds", arg);
-		o->wall_timeout = (double)v;
-		return 0;
-	case O_REPEAT:
-		if (parse_long(arg, 1, 10000, &v) < 0)
-			return uerr_set(e, EXIT_USAGE, "--repeat=%s: give a number from 1 to 10000",
-					arg);
-		o->repeat = (int)v;
+		push(&o->configs, &o->nconfigs, arg);
 		return 0;
 	case O_DETERMINISM:
 		o->check_determinism = true;
 		return 0;
-	case O_SUITE_DIR:
-		o->suite_dir = arg;
+	case O_FILTER:
+		push(&o->filters, &o->nfilters, arg);
 		return 0;
+	case O_EXCLUDE:
+		push(&o->excludes, &o->nexcludes, arg);
+		return 0;
+	case O_LIST:
+		o->list = true;
+		return 0;
+	case O_SHUFFLE:
+		o->shuffle = true;
+		if (arg) {
+			char *end;
+
+			errno = 0;
+			o->seed = strtoull(arg, &end, 10);
+			if (errno || end == arg || *end || !o->seed)
+				return uerr_set(e, EXIT_USAGE,
+						"--shuffle=%s: give a seed, a whole number above 0",
+						arg);
+		}
+		return 0;
+	case O_RERUN_FAILED:
+		o->rerun_failed = true;
+		return 0;
+	case O_SHARD:
+		o->shard = arg;
+		return 0;
+	case O_DURATIONS:
+		o->durations = arg;
+		return 0;
+	case O_OUTPUT:
+		o->output = arg;
+		return 0;
+	case O_JSON:
+		o->json = true;
+		return 0;
+	default:
+		return parse_number(o, c, arg, e);
 	}
-	return uerr_set(e, EXIT_USAGE, "internal: unhandled option %d", c);
+}
+
+/* What must hold once every option is read. */
+static int check_combination(struct opts *o, const struct command_desc *d, struct uerr *e)
+{
+	if (o->cmd == CMD_EXEC && o->nargs == 0)
+		return uerr_set(e, EXIT_USAGE,
+				"exec: no command given; use 'umlrun exec -- COMMAND [ARG...]'");
+	if ((o->cmd == CMD_BUILD || o->cmd == CMD_SHELL) && o->nargs > 0)
+		return uerr_set(e, EXIT_USAGE, "%s: unexpected argument '%s'; see 'umlrun %s --help'",
+				d->name, o->args[0], d->name);
+	if (o->check_determinism && o->repeat < 2)
+		return uerr_set(e, EXIT_USAGE,
+				"--check-determinism needs --repeat=N with N of 2 or more");
+	if (o->cmd == CMD_MERGE && (!o->output || o->nargs == 0))
+		return uerr_set(e, EXIT_USAGE,
+				"merge: give --output=DIR and the shards' run folders; see 'umlrun "
+				"merge --help'");
+	if (o->rerun_failed && o->nargs > 0)
+		return uerr_set(e, EXIT_USAGE,
+				"--rerun-failed picks the tests itself; give no SUITE or TEST");
+	if (o->cmd == CMD_COMPARE && o->mode == TT_OFF)
+		return uerr_set(e, EXIT_USAGE,
+				"compare: --time-travel=off is what it compares against; choose "
+				"basic or inf-cpu");
+	return 0;
 }
 
 int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 {
 	const struct command_desc *d;
+	char **av = argv + 1;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -261,45 +438,39 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 	optind = 1;
 	opterr = 0;
 	/* "+": stop at the first non-option, so exec's command keeps its own. */
-	while ((c = getopt_long(argc - 1, argv + 1, "+hv", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc - 1, av, "+hvqj:", long_opts, NULL)) != -1) {
+		/* After an option, optind is past it (and past its argument). */
+		const char *this = av[optind - 1];
+
 		if (c == '?' || c == ':') {
-			const char *bad = argv[optind];
-
-			/* argv + 1 was parsed: its optind - 1 is our optind. */
-
 			if (optopt && optopt < 256)
 				return uerr_set(e, EXIT_USAGE,
-						"%s: unknown option -%c; see 'umlrun %s --help'",
+						"%s: unknown option -%c or missing value; see 'umlrun "
+						"%s --help'",
 						d->name, optopt, d->name);
-			return uerr_set(e, EXIT_USAGE, "%s: bad option %s; see 'umlrun %s --help'",
-					d->name, bad ? bad : "", d->name);
+			return uerr_set(e, EXIT_USAGE,
+					"%s: unknown option %s or missing value; see 'umlrun %s "
+					"--help'",
+					d->name, this, d->name);
 		}
 		if (c != O_HELP && !(d->allowed & BIT(c)))
 			return uerr_set(e, EXIT_USAGE,
 					"%s: option %s does not apply; see 'umlrun %s --help'",
-					d->name, argv[optind], d->name);
+					d->name, this, d->name);
 		if (parse_option(o, c, optarg, e) < 0)
 			return -1;
 	}
-	o->args = argv + 1 + optind;
+	o->args = av + optind;
 	o->nargs = argc - 1 - optind;
 	if (o->help)
 		return 0;
-	if (o->cmd == CMD_EXEC && o->nargs == 0)
-		return uerr_set(e, EXIT_USAGE,
-				"exec: no command given; use 'umlrun exec -- COMMAND [ARG...]'");
-	if ((o->cmd == CMD_BUILD || o->cmd == CMD_SHELL) && o->nargs > 0)
-		return uerr_set(e, EXIT_USAGE,
-				"%s: unexpected argument '%s'; see 'umlrun %s --help'", d->name,
-				o->args[0], d->name);
-	if (o->check_determinism && o->repeat < 2)
-		return uerr_set(e, EXIT_USAGE,
-				"--check-determinism needs --repeat=N with N of 2 or more");
-	return 0;
+	return check_combination(o, d, e);
 }
 
 void opts_free(struct opts *o)
 {
 	free(o->configs);
-	o->configs = NULL;
+	free(o->filters);
+	free(o->excludes);
+	o->configs = o->filters = o->excludes = NULL;
 }

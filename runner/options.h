@@ -17,6 +17,8 @@ enum command {
 	CMD_EXEC,
 	CMD_SHELL,
 	CMD_LIST,
+	CMD_MERGE,
+	CMD_COMPARE,
 	CMD_HELP,
 };
 
@@ -33,12 +35,25 @@ struct opts {
 	char **configs;
 	size_t nconfigs;
 	int make_jobs;
+	int jobs;	     /* -j: guests at once; 0 means one per CPU */
 	long timeout;	     /* --timeout: simulated seconds, overrides settings */
 	double wall_timeout; /* --wall-timeout, overrides settings */
 	int repeat;
+	int retry;
 	bool check_determinism;
-	bool verbose;
-	char **args; /* tests (run), the command (exec) */
+	bool verbose, quiet;
+	char **filters, **excludes; /* --filter/--exclude GLOBs */
+	size_t nfilters, nexcludes;
+	bool list;	    /* --list: print the selected tests, run nothing */
+	bool shuffle;	    /* --shuffle[=SEED] */
+	unsigned long long seed; /* 0: pick one */
+	bool rerun_failed;
+	const char *shard; /* --shard K/N, as given */
+	const char *durations;
+	const char *output; /* merge --output */
+	int sample;	    /* compare --sample N */
+	bool json;	    /* compare --json */
+	char **args;	    /* tests (run), the command (exec), folders (merge) */
 	int nargs;
 };
 

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <signal.h>
@@ -25,6 +26,7 @@
 #include "rootfs.h"
 #include "starttime.h"
 #include "suite.h"
+#include "sched.h"
 #include "supervise.h"
 
 #ifndef UMLRUN_DATADIR
@@ -46,6 +48,7 @@ struct session {
 	bool has_start;
 	int64_t start_secs;
 	uint64_t start_kernel;
+	uint64_t seed; /* --shuffle */
 };
 
 static double now(void)
@@ -179,259 +182,86 @@ static struct guest_spec guest_for(const struct session *s, int index)
 	};
 }
 
+/* ---- choosing the tests ------------------------------------------- */
+
+static bool matches_any(char *const *globs, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fnmatch(globs[i], id, 0) == 0)
+			return true;
+	return false;
+}
+
+/* Keeps the tests for which keep[i] is set, in order. */
+static void keep_tests(struct test_list *l, const bool *keep)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		if (keep[i]) {
+			l->v[j++] = l->v[i];
+			continue;
+		}
+		free(l->v[i].suite);
+		free(l->v[i].file);
+		free(l->v[i].id);
+		free(l->v[i].mem);
+		free(l->v[i].cmdline);
+	}
+	l->n = j;
+}
+
+/* splitmix64: a fixed, portable sequence for a given seed. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void shuffle_tests(struct test_list *l, uint64_t seed)
+{
+	uint64_t state = seed;
+
+	for (size_t i = l->n; i > 1; i--) {
+		size_t j = (size_t)(next_random(&state) % i);
+		struct test t = l->v[i - 1];
+
+		l->v[i - 1] = l->v[j];
+		l->v[j] = t;
+	}
+}
+
+static void find_tests(struct session *s, struct test_list *tests)
+{
+	const struct opts *o = s->o;
+	_cleanup_free_ char *suites = suites_dir(s);
+	struct uerr e;
+	bool *keep;
+
+	if (suites_find(suites, o->args, o->nargs, tests, &e) < 0)
+		uerr_die(&e);
+	keep = xcalloc(tests->n, sizeof(bool));
+	for (size_t i = 0; i < tests->n; i++)
+		keep[i] = (!o->nfilters || matches_any(o->filters, o->nfilters, tests->v[i].id)) &&
+			  !matches_any(o->excludes, o->nexcludes, tests->v[i].id);
+	keep_tests(tests, keep);
+	free(keep);
+	if (o->shuffle) {
+		s->seed = o->seed ? o->seed : ((uint64_t)time(NULL) << 16 ^ (uint64_t)getpid());
+		shuffle_tests(tests, s->seed);
+	}
+}
+
 /* ---- run ---------------------------------------------------------- */
 
-/* What a test's guest streams, and where it goes as it arrives. */
-struct test_io {
-	struct ktap *ktap;
-	FILE *ktap_log, *run_ktap;
-	int console_fd;
-	bool verbose;
-	struct strbuf partial; /* an unfinished result line */
-	struct strbuf out_all; /* guest-visible output, for --check-determinism */
-	struct strbuf err_all;
-};
-
-static bool ktap_like(const char *l)
+static int finish_run(struct session *s, const char *run_dir, struct sched_result *res, double t0,
+		      const char *cmdline_example)
 {
-	return !strncmp(l, "ok ", 3) || !strncmp(l, "not ok ", 7) ||
-	       !strncmp(l, "KTAP version", 12) || !strncmp(l, "TAP version", 11) ||
-	       !strncmp(l, "1..", 3) || l[0] == '#' || l[0] == ' ' || !l[0];
-}
-
-static void result_line(struct test_io *t, const char *l)
-{
-	/* Only KTAP goes on the result channel; anything else is a diagnostic. */
-	const char *pre = ktap_like(l) ? "" : "# ";
-
-	fprintf(t->ktap_log, "%s\n", l);
-	ktap_feed(t->ktap, l);
-	printf("    %s%s\n", pre, l);
-	fprintf(t->run_ktap, "    %s%s\n", pre, l);
-	fflush(stdout);
-}
-
-static void on_out(void *ctx, const char *data, size_t len)
-{
-	struct test_io *t = ctx;
-
-	sb_add(&t->out_all, data, len);
-	for (size_t i = 0; i < len; i++) {
-		if (data[i] == '\r')
-			continue;
-		if (data[i] != '\n') {
-			sb_add(&t->partial, data + i, 1);
-			continue;
-		}
-		result_line(t, t->partial.buf ? t->partial.buf : "");
-		t->partial.len = 0;
-		if (t->partial.buf)
-			t->partial.buf[0] = '\0';
-	}
-}
-
-static void to_console(struct test_io *t, const char *data, size_t len)
-{
-	if (write(t->console_fd, data, len) < 0)
-		return;
-	if (t->verbose && write(2, data, len) < 0)
-		return;
-}
-
-static void on_err(void *ctx, const char *data, size_t len)
-{
-	struct test_io *t = ctx;
-
-	sb_add(&t->err_all, data, len);
-	to_console(t, data, len);
-}
-
-static void on_console(void *ctx, const char *data, size_t len)
-{
-	to_console(ctx, data, len);
-}
-
-/* Moves what the guest wrote under /results into the test's folder. */
-static void collect_artifacts(const struct session *s, int index, const char *test_dir)
-{
-	_cleanup_free_ char *from = xasprintf("%s/g%d/results", s->stage.dir, index);
-	_cleanup_free_ char *to = xasprintf("%s/artifacts", test_dir);
-
-	if (rename(from, to) < 0) {
-		char *argv[] = { "cp", "-a", from, to, NULL };
-
-		if (run_argv(argv, -1) != 0)
-			warn("cannot copy the artifacts of %s", test_dir);
-	}
-}
-
-/* First line where two runs' outputs differ, as a diagnostic. */
-static char *first_difference(const char *a, const char *b, const char *what)
-{
-	int line = 1;
-	const char *pa = a, *pb = b;
-
-	while (*pa && *pb) {
-		const char *ea = strchrnul(pa, '\n'), *eb = strchrnul(pb, '\n');
-
-		if (ea - pa != eb - pb || memcmp(pa, pb, (size_t)(ea - pa)))
-			return xasprintf("%s line %d: '%.*s' then '%.*s'", what, line,
-					 (int)(ea - pa), pa, (int)(eb - pb), pb);
-		pa = *ea ? ea + 1 : ea;
-		pb = *eb ? eb + 1 : eb;
-		line++;
-	}
-	if (*pa || *pb)
-		return xasprintf("%s line %d: one run's output ends here, the other's goes on",
-				 what, line);
-	return NULL;
-}
-
-struct run_state {
-	struct session *s;
-	char *run_dir;
-	FILE *run_ktap;
-	struct record *rec;
-	size_t nrec;
-	int host_signal;
-	char *first_out, *first_err; /* attempt 1's output, per test */
-};
-
-static void run_one(struct run_state *rs, const struct test *t, int attempt, int number)
-{
-	struct session *s = rs->s;
-	const struct opts *o = s->o;
-	struct record *r;
-	struct guest_spec g = guest_for(s, 0);
-	struct test_io io = { 0 };
-	struct guest_io gio = { on_out, on_err, on_console, &io };
-	_cleanup_free_ char *base =
-	    xasprintf("%s/%.*s", t->suite, (int)(strlen(t->file) - 3), t->file);
-	_cleanup_free_ char *abs = NULL;
-	_cleanup_free_ char *path = NULL;
-	_cleanup_free_ char *cmdline = NULL;
-	char **argv;
-	struct uerr e;
-
-	rs->rec = xrealloc(rs->rec, (rs->nrec + 1) * sizeof(*rs->rec));
-	r = &rs->rec[rs->nrec++];
-	memset(r, 0, sizeof(*r));
-	r->test = t;
-	r->attempt = attempt;
-	r->dir = o->repeat > 1 ? xasprintf("%s.%d", base, attempt) : xstrdup(base);
-	ktap_init(&r->ktap);
-	abs = xasprintf("%s/%s", rs->run_dir, r->dir);
-	if (mkdir_p(abs, 0755) < 0 || stage_guest_dir(&s->stage, 0, &e) < 0)
-		die_sys(EXIT_INFRA, "cannot create %s", abs);
-
-	g.test = t->id;
-	g.sim_timeout = o->timeout ? o->timeout : t->timeout;
-	g.mem = o->mem ? o->mem : t->mem;
-	g.extra = t->cmdline;
-	argv = guest_cmdline(&g, &e);
-	if (!argv)
-		uerr_die(&e);
-	cmdline = strv_join(argv);
-	strv_free(argv);
-	path = xasprintf("%s/cmdline.txt", abs);
-	{
-		_cleanup_free_ char *text = xasprintf("%s\n", cmdline);
-
-		write_file_atomic(path, text, strlen(text));
-	}
-	free(path);
-	path = xasprintf("%s/ktap.log", abs);
-	io.ktap = &r->ktap;
-	io.ktap_log = fopen(path, "we");
-	free(path);
-	path = xasprintf("%s/console.log", abs);
-	io.console_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	io.run_ktap = rs->run_ktap;
-	io.verbose = o->verbose;
-	if (!io.ktap_log || io.console_fd < 0)
-		die_sys(EXIT_INFRA, "cannot write the logs of %s", abs);
-	dprintf(io.console_fd, "# %s\n", cmdline);
-	printf("# %s%s\n", t->id, attempt > 1 ? xasprintf(" (run %d)", attempt) : "");
-	fflush(stdout);
-
-	if (guest_run(&g, &gio, o->wall_timeout ? o->wall_timeout : t->wall_timeout, &r->outcome,
-		      &e) < 0)
-		uerr_die(&e);
-	if (io.partial.len)
-		result_line(&io, io.partial.buf);
-	fclose(io.ktap_log);
-	close(io.console_fd);
-	collect_artifacts(s, 0, abs);
-
-	r->verdict = verdict_of(&r->outcome, &r->ktap, &r->reason);
-	if (r->outcome.end == GUEST_INTERRUPTED)
-		rs->host_signal = r->outcome.host_signal;
-	if (o->check_determinism && r->verdict != V_INTERRUPTED) {
-		if (attempt == 1) {
-			free(rs->first_out);
-			free(rs->first_err);
-			rs->first_out = xstrdup(io.out_all.buf ? io.out_all.buf : "");
-			rs->first_err = xstrdup(io.err_all.buf ? io.err_all.buf : "");
-		} else {
-			char *d = first_difference(
-			    rs->first_out, io.out_all.buf ? io.out_all.buf : "", "result output");
-
-			if (!d)
-				d = first_difference(
-				    rs->first_err, io.err_all.buf ? io.err_all.buf : "", "stderr");
-			if (d) {
-				printf("    # not deterministic: run 1 and run %d differ at %s\n",
-				       attempt, d);
-				free(r->reason);
-				r->reason =
-				    xasprintf("ERROR not deterministic: runs 1 and %d differ at %s",
-					      attempt, d);
-				if (r->verdict == V_PASS || r->verdict == V_SKIP)
-					r->verdict = V_FAIL;
-				free(d);
-			}
-		}
-	}
-	sb_release(&io.partial);
-	sb_release(&io.out_all);
-	sb_release(&io.err_all);
-
-	{
-		_cleanup_free_ char *line =
-		    xasprintf("%s %d %s%s%s%s",
-			      r->verdict == V_PASS || r->verdict == V_SKIP ? "ok" : "not ok",
-			      number, t->id, attempt > 1 || o->repeat > 1 ? "" : "",
-			      r->reason ? " # " : "", r->reason ? r->reason : "");
-
-		printf("%s\n# %s: %s, %.3f simulated s, %.3f wall s\n", line, t->id,
-		       verdict_name(r->verdict), r->outcome.sim_seconds, r->outcome.wall_seconds);
-		fprintf(rs->run_ktap, "%s\n", line);
-		fflush(stdout);
-		fflush(rs->run_ktap);
-	}
-}
-
-/* A signal that came between guests is pending: take it without waiting. */
-static int pending_signal(void)
-{
-	sigset_t set;
-	struct timespec zero = { 0, 0 };
-	int sig;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGQUIT);
-	sig = sigtimedwait(&set, NULL, &zero);
-	return sig > 0 ? sig : 0;
-}
-
-static int finish_run(struct run_state *rs, double t0, const char *cmdline_example)
-{
-	struct session *s = rs->s;
-	_cleanup_free_ char *json = xasprintf("%s/results.json", rs->run_dir);
-	_cleanup_free_ char *junit = xasprintf("%s/junit.xml", rs->run_dir);
+	_cleanup_free_ char *json = xasprintf("%s/results.json", run_dir);
+	_cleanup_free_ char *junit = xasprintf("%s/junit.xml", run_dir);
 	struct run_info ri = {
 		.mode = tt_mode_name(s->o->mode),
 		.has_start = s->has_start,
@@ -439,40 +269,49 @@ static int finish_run(struct run_state *rs, double t0, const char *cmdline_examp
 		.kernel = s->kernel.binary,
 		.kernel_key = s->kernel.key,
 		.cmdline_example = cmdline_example,
+		.shard = s->o->shard,
+		.seed = (long long)s->seed,
 		.wall_seconds = now() - t0,
 	};
 	struct uerr e;
 	int pass = 0;
 
-	ri.exit_code =
-	    rs->host_signal ? EXIT_SIGNAL_BASE + rs->host_signal : exit_code_of(rs->rec, rs->nrec);
-	if (report_write_json(json, &ri, rs->rec, rs->nrec, &e) < 0 ||
-	    report_write_junit(junit, &ri, rs->rec, rs->nrec, &e) < 0)
+	ri.exit_code = res->host_signal ? EXIT_SIGNAL_BASE + res->host_signal
+					: exit_code_of(res->rec, res->nrec);
+	if (report_write_json(json, &ri, res->rec, res->nrec, &e) < 0 ||
+	    report_write_junit(junit, &ri, res->rec, res->nrec, &e) < 0)
 		warn("%s", e.msg);
-	for (size_t i = 0; i < rs->nrec; i++)
-		pass += rs->rec[i].verdict == V_PASS;
-	printf("# %d/%zu test files passed in %.1f s wall; results in %s\n", pass, rs->nrec,
-	       ri.wall_seconds, rs->run_dir);
+	for (size_t i = 0; i < res->nrec; i++)
+		pass += res->rec[i].verdict == V_PASS;
+	printf("# %d/%zu test files passed in %.1f s wall; results in %s\n", pass, res->nrec,
+	       ri.wall_seconds, run_dir);
 	return ri.exit_code;
 }
 
 static int cmd_run(const struct opts *o)
 {
 	struct session s = { .o = o };
-	struct run_state rs = { .s = &s };
 	struct test_list tests;
-	_cleanup_free_ char *suites = NULL;
+	struct sched_result res;
 	_cleanup_free_ char *ktap_path = NULL;
 	_cleanup_free_ char *example = NULL;
+	_cleanup_free_ char *run_dir = NULL;
+	struct sched_opts so;
 	struct uerr e;
 	double t0 = now();
-	int number = 0, code;
+	int code;
+	FILE *ktap;
 
 	find_project(&s);
-	suites = suites_dir(&s);
 	/* Bad input first: nothing is built or written for a typo. */
-	if (suites_find(suites, o->args, o->nargs, &tests, &e) < 0)
-		uerr_die(&e);
+	find_tests(&s, &tests);
+	if (o->list) {
+		for (size_t i = 0; i < tests.n; i++)
+			printf("%s\n", tests.v[i].id);
+		tests_free(&tests);
+		session_end(&s);
+		return EXIT_PASS;
+	}
 	if (o->start && o->mode != TT_OFF) {
 		int64_t ignored;
 
@@ -482,47 +321,55 @@ static int cmd_run(const struct opts *o)
 	prepare_kernel(&s);
 	prepare_rootfs(&s);
 	resolve_start(&s);
-	if (run_dir_create(o->results_dir ? o->results_dir : "results", &rs.run_dir, &e) < 0)
+	if (run_dir_create(o->results_dir ? o->results_dir : "results", &run_dir, &e) < 0)
 		uerr_die(&e);
 	supervise_block_signals();
 	prepare_stage(&s);
-	ktap_path = xasprintf("%s/ktap.txt", rs.run_dir);
-	rs.run_ktap = fopen(ktap_path, "we");
-	if (!rs.run_ktap)
+	ktap_path = xasprintf("%s/ktap.txt", run_dir);
+	ktap = fopen(ktap_path, "we");
+	if (!ktap)
 		die_sys(EXIT_INFRA, "cannot write %s", ktap_path);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("KTAP version 1\n1..%zu\n", tests.n * (size_t)o->repeat);
-	fprintf(rs.run_ktap, "KTAP version 1\n1..%zu\n", tests.n * (size_t)o->repeat);
+	fprintf(ktap, "KTAP version 1\n1..%zu\n", tests.n * (size_t)o->repeat);
 	{
 		struct guest_spec g = guest_for(&s, 0);
 		char **argv = guest_cmdline(&g, &e);
 
 		example = argv ? strv_join(argv) : xstrdup("");
 		strv_free(argv);
-		printf("# kernel: %s\n# command line (per test, plus umlrun.test=...): %s\n",
-		       s.kernel.binary, example);
 	}
-	for (size_t i = 0; i < tests.n && !rs.host_signal; i++) {
-		for (int a = 1; a <= o->repeat && !rs.host_signal; a++) {
-			run_one(&rs, &tests.v[i], a, ++number);
-			if (!rs.host_signal)
-				rs.host_signal = pending_signal();
-		}
-	}
-	if (rs.host_signal)
+	printf("# kernel: %s\n# command line (per test, plus umlrun.test=...): %s\n",
+	       s.kernel.binary, example);
+	if (o->shuffle)
+		printf("# shuffle seed: %llu (replay with --shuffle=%llu)\n",
+		       (unsigned long long)s.seed, (unsigned long long)s.seed);
+
+	so = (struct sched_opts){
+		.base = guest_for(&s, 0),
+		.mem = o->mem,
+		.timeout = o->timeout,
+		.wall_timeout = o->wall_timeout,
+		.jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
+		.repeat = o->repeat,
+		.retry = o->retry,
+		.check_determinism = o->check_determinism,
+		.verbose = o->verbose,
+		.quiet = o->quiet,
+		.progress = isatty(2) && !o->verbose,
+		.run_dir = run_dir,
+		.run_ktap = ktap,
+	};
+	if ((size_t)so.jobs > tests.n * (size_t)o->repeat)
+		so.jobs = (int)(tests.n * (size_t)o->repeat) ?: 1;
+	if (sched_run(&so, tests.v, tests.n, &res, &e) < 0)
+		warn("%s", e.msg);
+	if (res.host_signal)
 		printf("# interrupted by %s: %zu of %zu test files ran\n",
-		       sigabbrev_np(rs.host_signal), rs.nrec, tests.n * (size_t)o->repeat);
-	code = finish_run(&rs, t0, example);
-	fclose(rs.run_ktap);
-	for (size_t i = 0; i < rs.nrec; i++) {
-		ktap_free(&rs.rec[i].ktap);
-		free(rs.rec[i].dir);
-		free(rs.rec[i].reason);
-	}
-	free(rs.rec);
-	free(rs.first_out);
-	free(rs.first_err);
-	free(rs.run_dir);
+		       sigabbrev_np(res.host_signal), res.nrec, tests.n * (size_t)o->repeat);
+	code = finish_run(&s, run_dir, &res, t0, example);
+	fclose(ktap);
+	sched_result_free(&res);
 	tests_free(&tests);
 	session_end(&s);
 	return code;
@@ -627,13 +474,9 @@ static int cmd_list(const struct opts *o)
 {
 	struct session s = { .o = o };
 	struct test_list tests;
-	_cleanup_free_ char *suites = NULL;
-	struct uerr e;
 
 	find_project(&s);
-	suites = suites_dir(&s);
-	if (suites_find(suites, o->args, o->nargs, &tests, &e) < 0)
-		uerr_die(&e);
+	find_tests(&s, &tests);
 	for (size_t i = 0; i < tests.n; i++)
 		printf("%s\n", tests.v[i].id);
 	tests_free(&tests);

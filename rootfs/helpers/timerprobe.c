@@ -24,6 +24,9 @@
  *                                    the clock jumps by JUMP (signed)
  *   jump DUR [settimeofday]          move REALTIME by DUR (signed)
  *   settime SECONDS [settimeofday]   set REALTIME to SECONDS since the epoch
+ *   set-offset NS                    set REALTIME to MONOTONIC + NS (undoes
+ *                                    jumps exactly: NS is realtime_ns -
+ *                                    monotonic_ns of an earlier "now")
  *   posix-timer signal|thread INTERVAL COUNT [LATE]
  *                                    periodic timer_create() timer
  *   itimer DUR [COUNT]               setitimer(ITIMER_REAL), COUNT periods
@@ -728,6 +731,16 @@ static int cmd_settime(int argc, char **argv)
 	bool stod = arg_settimeofday(argc, argv, 2);
 
 	set_realtime(s * NSEC_PER_SEC, stod);
+	put_int("realtime_ns", now(CLOCK_REALTIME));
+	return 0;
+}
+
+static int cmd_set_offset(int argc, char **argv)
+{
+	int64_t off = arg_int("offset", argv[1], 0, INT64_MAX / 2);
+
+	(void)argc;
+	set_realtime(mono() + off, false);
 	put_int("realtime_ns", now(CLOCK_REALTIME));
 	return 0;
 }
@@ -1450,6 +1463,7 @@ static const struct command {
 	{ "cancel-on-set", 1, 3, cmd_cancel_on_set, "JUMP [WAIT [clock_settime|settimeofday]]" },
 	{ "jump", 1, 2, cmd_jump, "DUR [clock_settime|settimeofday]" },
 	{ "settime", 1, 2, cmd_settime, "SECONDS [clock_settime|settimeofday]" },
+	{ "set-offset", 1, 1, cmd_set_offset, "NS" },
 	{ "posix-timer", 3, 4, cmd_posix_timer, "signal|thread INTERVAL COUNT [LATE]" },
 	{ "itimer", 1, 2, cmd_itimer, "DUR [COUNT]" },
 	{ "alarm", 1, 1, cmd_alarm, "SECONDS" },

@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TAP_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -46,27 +47,52 @@ static inline void plan(int n)
 	printf("TAP version 13\n1..%d\n", n);
 }
 
+/* Every line of the message is prefixed "# ": none can read as a result. */
 static inline TAP_PRINTF(1, 2) void diag(const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
+	int n;
 
-	fputs("# ", stdout);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stdout);
+	if (n < 0 || !(msg = malloc((size_t)n + 1)))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	fputs("# ", stdout);
+	for (const char *p = msg; *p; p++) {
+		putchar(*p);
+		if (*p == '\n')
+			fputs("# ", stdout);
+	}
+	putchar('\n');
+	free(msg);
 }
 
+/*
+ * The name is one line, and a '#' in it is written "\#" (as TAP 14 asks):
+ * a name such as "1..0 # SKIP" must not read as a directive.
+ */
 static inline bool tap_vresult(bool cond, const char *fmt, va_list ap)
 {
 	struct tap_state *s = tap_state();
+	char name[512];
 
 	s->run++;
 	if (!cond)
 		s->failed++;
+	if (vsnprintf(name, sizeof(name), fmt, ap) < 0)
+		snprintf(name, sizeof(name), "(no name)");
 	printf("%sok %d ", cond ? "" : "not ", s->run);
-	vprintf(fmt, ap);
-	fputc('\n', stdout);
+	for (const char *p = name; *p; p++) {
+		if (*p == '#' || *p == '\\')
+			putchar('\\');
+		putchar(*p == '\n' ? ' ' : *p);
+	}
+	putchar('\n');
 	return cond;
 }
 

@@ -66,7 +66,7 @@ static void test_modes(void)
 	strv_free(v);
 
 	for (int m = TT_OFF; m <= TT_INF_CPU; m++) {
-		enum tt_mode got = (enum tt_mode)-1;
+		enum tt_mode got = (enum tt_mode) - 1;
 
 		ok(tt_mode_parse(tt_mode_name((enum tt_mode)m), &got) == 0 && (int)got == m,
 		   "tt_mode name round trip: %s", tt_mode_name((enum tt_mode)m));
@@ -125,8 +125,7 @@ static void test_stage_params(void)
 
 		is_str(again, u1, "umid: stable for one guest");
 	}
-	ok(strlen(u1) < 32 && !strchr(u1, '/') && !strchr(u1, ' '),
-	   "umid: short, no '/' or blank");
+	ok(strlen(u1) < 32 && !strchr(u1, '/') && !strchr(u1, ' '), "umid: short, no '/' or blank");
 	is_str(param(v, "umid="), want_umid, "umid= on the command line");
 	is_str(param(v, "hostfs="), "hostfs=/tmp/stage-x", "hostfs= is the stage");
 	is_str(param(v, "uml_dir="), "uml_dir=/tmp/stage-x/g1/uml", "uml_dir= inside the stage");
@@ -280,7 +279,7 @@ static void test_join(void)
 
 int main(void)
 {
-	plan(1);
+	plan(53);
 	test_modes();
 	test_start();
 	test_stage_params();

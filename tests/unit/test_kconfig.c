@@ -65,13 +65,13 @@ static void test_parse(void)
 static void test_malformed(void)
 {
 	static const char *const bad[] = {
-		"CONFIG_A=y\nFOO=y\n",		   /* not CONFIG_ */
-		"CONFIG_A=y\nCONFIG_B\n",	   /* no value */
-		"CONFIG_A=y\nCONFIG_B=\n",	   /* empty value */
-		"CONFIG_A=y\nCONFIG_=y\n",	   /* no name */
-		"CONFIG_A=y\nCONFIG_B-C=y\n",	   /* bad name */
+		"CONFIG_A=y\nFOO=y\n",		      /* not CONFIG_ */
+		"CONFIG_A=y\nCONFIG_B\n",	      /* no value */
+		"CONFIG_A=y\nCONFIG_B=\n",	      /* empty value */
+		"CONFIG_A=y\nCONFIG_=y\n",	      /* no name */
+		"CONFIG_A=y\nCONFIG_B-C=y\n",	      /* bad name */
 		"CONFIG_A=y\n# CONFIG_ is not set\n", /* no name, unset */
-		"CONFIG_A=y\n  CONFIG_B=y\n",	   /* indented */
+		"CONFIG_A=y\n  CONFIG_B=y\n",	      /* indented */
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -206,7 +206,7 @@ static void test_add_fragment(void)
 
 int main(void)
 {
-	plan(1);
+	plan(50);
 	test_parse();
 	test_malformed();
 	test_override();

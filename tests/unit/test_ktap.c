@@ -34,8 +34,8 @@ static void test_plan_at_end(void)
 
 static void test_plan_at_start(void)
 {
-	static const char *const lines[] = { "TAP version 13", "1..3", "ok 1 a", "ok 2 b", "ok 3 c",
-					     NULL };
+	static const char *const lines[] = { "TAP version 13", "1..3",	 "ok 1 a",
+					     "ok 2 b",	       "ok 3 c", NULL };
 	struct ktap k;
 
 	feed(&k, lines);
@@ -61,7 +61,8 @@ static void test_failure(void)
 static void test_skip(void)
 {
 	static const char *const some[] = { "1..2", "ok 1 a", "ok 2 b # SKIP no radio", NULL };
-	static const char *const all[] = { "1..2", "ok 1 a # SKIP no radio", "ok 2 b # skip", NULL };
+	static const char *const all[] = { "1..2", "ok 1 a # SKIP no radio", "ok 2 b # skip",
+					   NULL };
 	/* A title merely containing "SKIP" is not a directive. */
 	static const char *const fake[] = { "1..2", "ok 1 a # SKIPPED", "ok 2 SKIP b", NULL };
 	struct ktap k;
@@ -113,7 +114,8 @@ static void test_todo(void)
 
 static void test_skip_all(void)
 {
-	static const char *const lines[] = { "KTAP version 1", "1..0 # SKIP no hwsim module", NULL };
+	static const char *const lines[] = { "KTAP version 1", "1..0 # SKIP no hwsim module",
+					     NULL };
 	static const char *const empty[] = { "1..0", NULL };
 	struct ktap k;
 
@@ -165,8 +167,8 @@ static void test_plan_problems(void)
 
 static void test_dash_form(void)
 {
-	static const char *const lines[] = { "1..2", "ok 1 - first", "not ok 2 - second # TODO later",
-					     NULL };
+	static const char *const lines[] = { "1..2", "ok 1 - first",
+					     "not ok 2 - second # TODO later", NULL };
 	struct ktap k;
 
 	feed(&k, lines);
@@ -208,7 +210,7 @@ static void test_ignored(void)
 
 int main(void)
 {
-	plan(1);
+	plan(58);
 	test_plan_at_end();
 	test_plan_at_start();
 	test_failure();

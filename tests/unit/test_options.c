@@ -200,10 +200,10 @@ static void test_exec(void)
 		usage_error(argv, "no command", NULL, "exec -- without a command");
 	}
 	{
-		char *argv[] = { "umlrun", "exec",    "--mem=512M", "--",	"sh", "-c",
-				 "echo hi",  "--help", "-v",	    "--start=1", NULL };
-		static const char *const want[] = { "sh", "-c", "echo hi", "--help", "-v",
-						    "--start=1" };
+		char *argv[] = { "umlrun",  "exec",   "--mem=512M", "--",	 "sh", "-c",
+				 "echo hi", "--help", "-v",	    "--start=1", NULL };
+		static const char *const want[] = { "sh",     "-c", "echo hi",
+						    "--help", "-v", "--start=1" };
 		struct opts o;
 		struct uerr e;
 		bool same = true;
@@ -430,7 +430,7 @@ static void test_help(void)
 
 int main(void)
 {
-	plan(1);
+	plan(145);
 	test_defaults();
 	test_modes();
 	test_commands();

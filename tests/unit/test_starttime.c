@@ -53,23 +53,23 @@ static void test_good(void)
 static void test_bad(void)
 {
 	static const char *const bad[] = {
-		"2023-02-29",	       /* not a leap year */
-		"1900-02-29",	       /* divisible by 100: not leap */
-		"2024-13-01",	       /* month 13 */
-		"2024-00-10",	       /* month 0 */
-		"2024-04-31",	       /* April has 30 days */
-		"2024-01-00",	       /* day 0 */
-		"yesterday-ish",       /* words */
-		"12abc",	       /* digits then junk */
-		"",		       /* nothing */
-		"-1",		       /* negative seconds */
-		"1969-12-31",	       /* before 1970 */
+		"2023-02-29",		     /* not a leap year */
+		"1900-02-29",		     /* divisible by 100: not leap */
+		"2024-13-01",		     /* month 13 */
+		"2024-00-10",		     /* month 0 */
+		"2024-04-31",		     /* April has 30 days */
+		"2024-01-00",		     /* day 0 */
+		"yesterday-ish",	     /* words */
+		"12abc",		     /* digits then junk */
+		"",			     /* nothing */
+		"-1",			     /* negative seconds */
+		"1969-12-31",		     /* before 1970 */
 		"1970-01-01T00:30:00+01:00", /* before 1970 once the offset applies */
-		"123456789012",	       /* 12 digits: too many */
-		"2024-2-29",	       /* one-digit month */
-		"2024-02-29T",	       /* T without a time */
-		"2024-02-29T24:00",    /* hour 24 */
-		"2024-02-29T12:60",    /* minute 60 */
+		"123456789012",		     /* 12 digits: too many */
+		"2024-2-29",		     /* one-digit month */
+		"2024-02-29T",		     /* T without a time */
+		"2024-02-29T24:00",	     /* hour 24 */
+		"2024-02-29T12:60",	     /* minute 60 */
 		"2024-02-29T12:30:00+24:00", /* offset hour 24 */
 		"2024-02-29T12:30:00Zjunk",  /* trailing junk */
 		"2024-02-29junk",	     /* trailing junk after a date */
@@ -160,7 +160,7 @@ static void test_to_kernel(void)
 
 int main(void)
 {
-	plan(1);
+	plan(64);
 	test_good();
 	test_bad();
 	test_unit_from_help();

@@ -79,8 +79,7 @@ _timers_bound () {
 check_late () {
 	_timers_get "$1" late_ns &&
 	_tl=$_tv &&
-	{ _timers_find "$1" slack_ns || :; } &&
-	_ts=${_tv:-0} &&
+	if _timers_find "$1" slack_ns; then _ts=$_tv; else _ts=0; fi &&
 	_timers_bound "$2" &&
 	check_num "late_ns ($_tl) - slack_ns ($_ts)" $((_tl - _ts)) -ge 0 &&
 	check_num "late_ns ($_tl) - slack_ns ($_ts)" $((_tl - _ts)) -lt "$_tb"

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: MIT
+/* sched.c - the queue, the guest slots, the one poll loop, progress. */
+#define _GNU_SOURCE
+#include "sched.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "ktap.h"
+#include "supervise.h"
+
+struct job {
+	const struct test *t;
+	int attempt;	     /* 1..repeat */
+	int tries;	     /* runs so far of this attempt (--retry) */
+	char *first_out;     /* run 1's output (--check-determinism) */
+	char *first_err;
+};
+
+/* What a test's guest streams, and where it goes as it arrives. */
+struct test_io {
+	const struct sched_opts *so;
+	struct ktap *ktap;
+	FILE *ktap_log;
+	int console_fd;
+	bool live;	       /* print at once (one slot) or keep for the end */
+	struct strbuf block;   /* the test's lines, when not live */
+	struct strbuf partial; /* an unfinished result line */
+	struct strbuf out_all; /* guest-visible output, for --check-determinism */
+	struct strbuf err_all;
+};
+
+struct slot {
+	int index; /* STAGE/gINDEX */
+	struct guest *g;
+	struct job job;
+	struct guest_spec spec;
+	struct test_io io;
+	struct guest_io gio; /* the guest keeps a pointer to it */
+	int npf;	     /* its fds in this round of poll */
+	struct ktap ktap;
+	char *dir; /* relative to the run folder */
+	char *abs;
+	double started;
+};
+
+struct sched {
+	const struct sched_opts *so;
+	struct sched_result *res;
+	struct job *queue;
+	size_t qhead, qlen;
+	struct slot *slots;
+	size_t total, done, passed, failed;
+	double t0, wall_sum;
+	int drawn; /* progress lines on screen */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void enqueue(struct sched *s, struct job j)
+{
+	s->queue = xrealloc(s->queue, (s->qlen + 1) * sizeof(*s->queue));
+	s->queue[s->qlen++] = j;
+}
+
+/* ---- output ---- */
+
+static void erase_progress(struct sched *s)
+{
+	if (s->drawn) {
+		fprintf(stderr, "\033[%dA\033[J", s->drawn);
+		s->drawn = 0;
+	}
+}
+
+static void draw_progress(struct sched *s)
+{
+	const struct sched_opts *so = s->so;
+	double t = now();
+	size_t left = s->total - s->done;
+	double eta = s->done ? s->wall_sum / (double)s->done * (double)left / so->jobs : 0;
+	char bar[31];
+	size_t fill = s->total ? s->done * 30 / s->total : 0;
+
+	if (!so->progress)
+		return;
+	erase_progress(s);
+	for (int i = 0; i < so->jobs; i++) {
+		const struct slot *sl = &s->slots[i];
+
+		if (!sl->g)
+			continue;
+		fprintf(stderr, "  [g%d] %-50.50s %6.1fs\n", sl->index, sl->job.t->id,
+			t - sl->started);
+		s->drawn++;
+	}
+	memset(bar, '#', fill);
+	memset(bar + fill, '.', 30 - fill);
+	bar[30] = '\0';
+	fprintf(stderr, "[%s] %zu passed, %zu failed, %zu remaining, ETA %.0fs\n", bar, s->passed,
+		s->failed, left, eta);
+	s->drawn++;
+}
+
+static void emit(struct test_io *io, const char *fmt, ...) UMLRUN_PRINTF(2, 3);
+static void emit(struct test_io *io, const char *fmt, ...)
+{
+	_cleanup_free_ char *line = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) < 0)
+		die(EXIT_INFRA, "out of memory");
+	va_end(ap);
+	if (io->live) {
+		fputs(line, stdout);
+		fputs(line, io->so->run_ktap);
+		fflush(stdout);
+	} else {
+		sb_adds(&io->block, line);
+	}
+}
+
+static bool ktap_like(const char *l)
+{
+	return !strncmp(l, "ok ", 3) || !strncmp(l, "not ok ", 7) ||
+	       !strncmp(l, "KTAP version", 12) || !strncmp(l, "TAP version", 11) ||
+	       !strncmp(l, "1..", 3) || l[0] == '#' || l[0] == ' ' || !l[0];
+}
+
+static void result_line(struct test_io *io, const char *l)
+{
+	/* Only KTAP goes on the result channel; anything else is a diagnostic. */
+	const char *pre = ktap_like(l) ? "" : "# ";
+
+	fprintf(io->ktap_log, "%s\n", l);
+	ktap_feed(io->ktap, l);
+	if (!io->so->quiet)
+		emit(io, "    %s%s\n", pre, l);
+}
+
+static void on_out(void *ctx, const char *data, size_t len)
+{
+	struct test_io *io = ctx;
+
+	sb_add(&io->out_all, data, len);
+	for (size_t i = 0; i < len; i++) {
+		if (data[i] == '\r')
+			continue;
+		if (data[i] != '\n') {
+			sb_add(&io->partial, data + i, 1);
+			continue;
+		}
+		result_line(io, io->partial.buf ? io->partial.buf : "");
+		io->partial.len = 0;
+		if (io->partial.buf)
+			io->partial.buf[0] = '\0';
+	}
+}
+
+static void to_console(struct test_io *io, const char *data, size_t len)
+{
+	if (write(io->console_fd, data, len) < 0)
+		return;
+	if (io->so->verbose && write(2, data, len) < 0)
+		return;
+}
+
+static void on_err(void *ctx, const char *data, size_t len)
+{
+	struct test_io *io = ctx;
+
+	sb_add(&io->err_all, data, len);
+	to_console(io, data, len);
+}
+
+static void on_console(void *ctx, const char *data, size_t len)
+{
+	to_console(ctx, data, len);
+}
+
+char *first_difference(const char *a, const char *b, const char *what)
+{
+	int line = 1;
+	const char *pa = a, *pb = b;
+
+	while (*pa && *pb) {
+		const char *ea = strchrnul(pa, '\n'), *eb = strchrnul(pb, '\n');
+
+		if (ea - pa != eb - pb || memcmp(pa, pb, (size_t)(ea - pa)))
+			return xasprintf("%s line %d: '%.*s' then '%.*s'", what, line,
+					 (int)(ea - pa), pa, (int)(eb - pb), pb);
+		pa = *ea ? ea + 1 : ea;
+		pb = *eb ? eb + 1 : eb;
+		line++;
+	}
+	if (*pa || *pb)
+		return xasprintf("%s line %d: one run's output ends here, the other's goes on",
+				 what, line);
+	return NULL;
+}
+
+/* ---- one test in one slot ---- */
+
+static int slot_start(struct sched *s, struct slot *sl, struct job job, struct uerr *e)
+{
+	const struct sched_opts *so = s->so;
+	const struct test *t = job.t;
+	_cleanup_free_ char *base =
+		xasprintf("%s/%.*s", t->suite, (int)(strlen(t->file) - 3), t->file);
+	_cleanup_free_ char *path = NULL;
+	_cleanup_free_ char *cmdline = NULL;
+	char **argv;
+
+	sl->job = job;
+	sl->dir = so->repeat > 1 ? xasprintf("%s.%d", base, job.attempt) : xstrdup(base);
+	sl->abs = xasprintf("%s/%s", so->run_dir, sl->dir);
+	if (mkdir_p(sl->abs, 0755) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot create %s", sl->abs);
+	if (stage_guest_dir(so->base.stage, sl->index, e) < 0)
+		return -1;
+	sl->spec = so->base;
+	sl->spec.index = sl->index;
+	sl->spec.test = t->id;
+	sl->spec.sim_timeout = so->timeout ? so->timeout : t->timeout;
+	sl->spec.mem = so->mem ? so->mem : t->mem;
+	sl->spec.extra = t->cmdline;
+	argv = guest_cmdline(&sl->spec, e);
+	if (!argv)
+		return -1;
+	cmdline = strv_join(argv);
+	strv_free(argv);
+
+	ktap_init(&sl->ktap);
+	memset(&sl->io, 0, sizeof(sl->io));
+	sl->io.so = so;
+	sl->io.ktap = &sl->ktap;
+	sl->io.live = so->jobs == 1;
+	path = xasprintf("%s/cmdline.txt", sl->abs);
+	{
+		_cleanup_free_ char *text = xasprintf("%s\n", cmdline);
+
+		write_file_atomic(path, text, strlen(text));
+	}
+	free(path);
+	path = xasprintf("%s/ktap.log", sl->abs);
+	sl->io.ktap_log = fopen(path, "we");
+	free(path);
+	path = xasprintf("%s/console.log", sl->abs);
+	sl->io.console_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (!sl->io.ktap_log || sl->io.console_fd < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot write the logs in %s", sl->abs);
+	dprintf(sl->io.console_fd, "# %s\n", cmdline);
+	if (sl->io.live)
+		erase_progress(s);
+	if (so->repeat > 1)
+		emit(&sl->io, "# %s (run %d)\n", t->id, job.attempt);
+	else
+		emit(&sl->io, "# %s\n", t->id);
+	sl->gio = (struct guest_io){ on_out, on_err, on_console, &sl->io };
+	sl->started = now();
+	return guest_start(&sl->spec, &sl->gio,
+			   so->wall_timeout ? so->wall_timeout : t->wall_timeout, &sl->g, e);
+}
+
+/* Moves what the guest wrote under /results into the test's folder. */
+static void collect_artifacts(const struct sched_opts *so, const struct slot *sl)
+{
+	_cleanup_free_ char *from = xasprintf("%s/g%d/results", so->base.stage->dir, sl->index);
+	_cleanup_free_ char *to = xasprintf("%s/artifacts", sl->abs);
+
+	if (rename(from, to) < 0) {
+		char *argv[] = { "cp", "-a", from, to, NULL };
+
+		if (run_argv(argv, -1) != 0)
+			warn("cannot copy the artifacts of %s", sl->abs);
+	}
+}
+
+/* --check-determinism: compare with run 1; returns the difference or NULL. */
+static char *compare_runs(struct slot *sl)
+{
+	const char *out = sl->io.out_all.buf ? sl->io.out_all.buf : "";
+	const char *err = sl->io.err_all.buf ? sl->io.err_all.buf : "";
+	char *d;
+
+	if (sl->job.attempt == 1) {
+		sl->job.first_out = xstrdup(out);
+		sl->job.first_err = xstrdup(err);
+		return NULL;
+	}
+	d = first_difference(sl->job.first_out, out, "result output");
+	return d ? d : first_difference(sl->job.first_err, err, "stderr");
+}
+
+static bool is_failure(enum verdict v)
+{
+	return v == V_FAIL || v == V_TIMEOUT || v == V_CRASH;
+}
+
+/* A failed try with retries left: keep its folder aside and queue another. */
+static bool retry(struct sched *s, struct slot *sl, const char *reason)
+{
+	_cleanup_free_ char *aside = NULL;
+	struct job j = sl->job;
+
+	if (sl->job.tries > s->so->retry)
+		return false;
+	aside = xasprintf("%s.try%d", sl->abs, sl->job.tries);
+	rm_rf(aside);
+	if (rename(sl->abs, aside) < 0)
+		warn_sys("cannot keep %s", sl->abs);
+	emit(&sl->io, "# %s failed (%s); retrying (%d of %d)\n", j.t->id,
+	     reason ? reason : "failed", j.tries, s->so->retry);
+	j.tries++;
+	enqueue(s, j);
+	return true;
+}
+
+static void print_block(struct sched *s, struct slot *sl)
+{
+	if (sl->io.live || !sl->io.block.len)
+		return;
+	erase_progress(s);
+	fputs(sl->io.block.buf, stdout);
+	fputs(sl->io.block.buf, s->so->run_ktap);
+	fflush(stdout);
+}
+
+static void slot_finish(struct sched *s, struct slot *sl)
+{
+	const struct sched_opts *so = s->so;
+	struct guest_outcome o;
+	struct record *r;
+	char *reason = NULL, *diff = NULL;
+	enum verdict v;
+
+	guest_finish(sl->g, &o);
+	sl->g = NULL;
+	if (sl->io.partial.len)
+		result_line(&sl->io, sl->io.partial.buf);
+	fclose(sl->io.ktap_log);
+	close(sl->io.console_fd);
+	collect_artifacts(so, sl);
+	sl->job.tries++;
+	v = verdict_of(&o, &sl->ktap, &reason);
+	if (so->check_determinism && v != V_INTERRUPTED && (diff = compare_runs(sl))) {
+		emit(&sl->io, "    # not deterministic: run 1 and run %d differ at %s\n",
+		     sl->job.attempt, diff);
+		free(reason);
+		reason = xasprintf("ERROR not deterministic: runs 1 and %d differ at %s",
+				   sl->job.attempt, diff);
+		if (v == V_PASS || v == V_SKIP)
+			v = V_FAIL;
+		free(diff);
+	}
+	if (is_failure(v) && !s->res->host_signal && retry(s, sl, reason)) {
+		print_block(s, sl);
+		free(reason);
+		ktap_free(&sl->ktap);
+		goto out;
+	}
+	if (v == V_PASS && sl->job.tries > 1) {
+		v = V_FLAKY;
+		reason = xasprintf("flaky: failed %d time%s before passing", sl->job.tries - 1,
+				   sl->job.tries > 2 ? "s" : "");
+	}
+	/* --check-determinism runs one test's repeats in turn: queue the next. */
+	if (so->check_determinism && sl->job.attempt < so->repeat && !s->res->host_signal) {
+		struct job next = { sl->job.t, sl->job.attempt + 1, 0, sl->job.first_out,
+				    sl->job.first_err };
+
+		sl->job.first_out = sl->job.first_err = NULL;
+		enqueue(s, next);
+	}
+
+	s->res->rec = xrealloc(s->res->rec, (s->res->nrec + 1) * sizeof(*s->res->rec));
+	r = &s->res->rec[s->res->nrec++];
+	*r = (struct record){ .test = sl->job.t,
+			      .attempt = sl->job.attempt,
+			      .dir = steal_ptr(&sl->dir),
+			      .outcome = o,
+			      .ktap = sl->ktap,
+			      .verdict = v,
+			      .reason = reason,
+			      .failed_attempts = sl->job.tries - 1 };
+	emit(&sl->io, "%s %zu %s%s%s\n",
+	     v == V_PASS || v == V_SKIP || v == V_FLAKY ? "ok" : "not ok", s->res->nrec,
+	     sl->job.t->id, reason ? " # " : "", reason ? reason : "");
+	emit(&sl->io, "# %s: %s, %.3f simulated s, %.3f wall s\n", sl->job.t->id,
+	     verdict_name(v), o.sim_seconds, o.wall_seconds);
+	print_block(s, sl);
+	fflush(so->run_ktap);
+	s->done++;
+	s->wall_sum += o.wall_seconds;
+	s->passed += v == V_PASS || v == V_SKIP || v == V_FLAKY;
+	s->failed += is_failure(v);
+out:
+	free(sl->job.first_out);
+	free(sl->job.first_err);
+	memset(&sl->job, 0, sizeof(sl->job));
+	free(sl->dir);
+	free(sl->abs);
+	sl->dir = sl->abs = NULL;
+	sb_release(&sl->io.block);
+	sb_release(&sl->io.partial);
+	sb_release(&sl->io.out_all);
+	sb_release(&sl->io.err_all);
+}
+
+/* ---- the loop ---- */
+
+static int fill_slots(struct sched *s, struct uerr *e)
+{
+	for (int i = 0; i < s->so->jobs && s->qhead < s->qlen && !s->res->host_signal; i++) {
+		struct slot *sl = &s->slots[i];
+
+		if (sl->g)
+			continue;
+		if (slot_start(s, sl, s->queue[s->qhead++], e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static bool any_running(const struct sched *s)
+{
+	for (int i = 0; i < s->so->jobs; i++)
+		if (s->slots[i].g)
+			return true;
+	return false;
+}
+
+static void on_signals(struct sched *s, int sfd)
+{
+	int sig;
+
+	while ((sig = supervise_read_signal(sfd)) > 0) {
+		if (sig == SIGCHLD)
+			continue;
+		s->res->host_signal = sig;
+		for (int i = 0; i < s->so->jobs; i++)
+			if (s->slots[i].g)
+				guest_interrupt(s->slots[i].g, sig);
+	}
+	for (int i = 0; i < s->so->jobs; i++)
+		if (s->slots[i].g && guest_check_exit(s->slots[i].g))
+			slot_finish(s, &s->slots[i]);
+}
+
+int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
+	      struct sched_result *res, struct uerr *e)
+{
+	struct sched s = { .so = so, .res = res, .t0 = now() };
+	int sfd = supervise_signalfd(), r = -1;
+
+	memset(res, 0, sizeof(*res));
+	if (sfd < 0)
+		return uerr_sys(e, EXIT_INFRA, "signalfd");
+	s.slots = xcalloc((size_t)so->jobs, sizeof(*s.slots));
+	for (int i = 0; i < so->jobs; i++)
+		s.slots[i].index = i;
+	for (size_t i = 0; i < n; i++)
+		for (int a = 1; a <= so->repeat; a++)
+			if (a == 1 || !so->check_determinism)
+				enqueue(&s, (struct job){ &tests[i], a, 0, NULL, NULL });
+	s.total = n * (size_t)so->repeat;
+
+	for (;;) {
+		struct pollfd *pf;
+		int np = 1, nslots = so->jobs;
+
+		if (fill_slots(&s, e) < 0)
+			break;
+		if (!any_running(&s)) {
+			r = 0;
+			break;
+		}
+		draw_progress(&s);
+		pf = xcalloc(1 + (size_t)nslots * GUEST_MAX_FDS, sizeof(*pf));
+		pf[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		for (int i = 0; i < nslots; i++) {
+			s.slots[i].npf = s.slots[i].g ? guest_pollfds(s.slots[i].g, pf + np) : 0;
+			np += s.slots[i].npf;
+		}
+		if (poll(pf, (nfds_t)np, so->progress ? 500 : -1) < 0 && errno != EINTR) {
+			free(pf);
+			uerr_sys(e, EXIT_INFRA, "poll");
+			break;
+		}
+		for (int i = 0, k = 1; i < nslots; i++) {
+			if (s.slots[i].g)
+				guest_handle(s.slots[i].g, pf + k, s.slots[i].npf);
+			k += s.slots[i].npf;
+		}
+		if (pf[0].revents)
+			on_signals(&s, sfd);
+		free(pf);
+	}
+	/* On an error, no guest may outlive the loop. */
+	for (int i = 0; i < so->jobs; i++) {
+		if (!s.slots[i].g)
+			continue;
+		guest_interrupt(s.slots[i].g, SIGKILL);
+		while (!guest_check_exit(s.slots[i].g))
+			;
+		slot_finish(&s, &s.slots[i]);
+	}
+	erase_progress(&s);
+	for (size_t i = s.qhead; i < s.qlen; i++) {
+		free(s.queue[i].first_out);
+		free(s.queue[i].first_err);
+	}
+	free(s.queue);
+	free(s.slots);
+	return r;
+}
+
+void sched_result_free(struct sched_result *res)
+{
+	for (size_t i = 0; i < res->nrec; i++) {
+		ktap_free(&res->rec[i].ktap);
+		free(res->rec[i].dir);
+		free(res->rec[i].reason);
+	}
+	free(res->rec);
+	res->rec = NULL;
+	res->nrec = 0;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sched.h - run a queue of test files in up to N guests at once.
+ *
+ * Each guest slot has its own STAGE/gN folder, umid and radios (every
+ * guest is a separate kernel). Results stay ordered KTAP: with one slot a
+ * test's lines stream as the guest prints them; with several, each test's
+ * block is printed whole when it ends, numbered in the order tests end.
+ * One poll loop serves every guest and the signalfd; SIGINT/SIGTERM end
+ * every running guest, and what already ended stays reported.
+ *
+ * --repeat N runs each test N times; with --check-determinism the runs of
+ * one test go one after the other and each is compared with the first.
+ * --retry N runs a failing test again up to N times; one that then passes
+ * is FLAKY, never a plain pass.
+ */
+#ifndef UMLRUN_SCHED_H
+#define UMLRUN_SCHED_H
+
+#include <stdio.h>
+
+#include "boot.h"
+#include "report.h"
+#include "suite.h"
+
+struct sched_opts {
+	struct guest_spec base; /* stage, mode, start; the rest is per test */
+	const char *mem;	/* --mem: overrides the suite's settings */
+	long timeout;		/* --timeout: 0 means the suite's settings */
+	double wall_timeout;	/* --wall-timeout: 0 means the suite's settings */
+	int jobs, repeat, retry;
+	bool check_determinism;
+	bool verbose;  /* copy consoles to stderr */
+	bool quiet;    /* no nested KTAP lines, results only */
+	bool progress; /* draw live status lines on stderr (a terminal) */
+	const char *run_dir;
+	FILE *run_ktap; /* the run's ktap.txt */
+};
+
+struct sched_result {
+	struct record *rec;
+	size_t nrec;
+	int host_signal; /* the signal that interrupted the run, or 0 */
+};
+
+int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
+	      struct sched_result *res, struct uerr *e);
+void sched_result_free(struct sched_result *res);
+/* The first line where two outputs differ, or NULL (for --check-determinism). */
+char *first_difference(const char *a, const char *b, const char *what);
+
+#endif

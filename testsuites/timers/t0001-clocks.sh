@@ -1,0 +1,50 @@
+#!/bin/sh
+test_description='the guest clocks: start time, monotonicity, BOOTTIME, the cost of a read'
+. ../lib/harness.sh
+. "$HARNESS_SUITE_DIR/lib-timers.sh"
+
+test_expect_success 'high-resolution timers are on after the first tick' '
+	hres_on
+'
+
+# time-travel-start= sets REALTIME at boot, when MONOTONIC is 0; both then
+# advance together, so their difference is the start time for the whole run.
+test_expect_success TIME_TRAVEL 'CLOCK_REALTIME starts at UMLRUN_START' '
+	test -n "$UMLRUN_START" &&
+	probe now now &&
+	off=$(( $(val now realtime_ns) - $(val now monotonic_ns) - UMLRUN_START * 1000000000 )) &&
+	check_num "REALTIME - MONOTONIC - start (ns)" $off -gt -1000000 &&
+	check_num "REALTIME - MONOTONIC - start (ns)" $off -lt 1000000
+'
+
+test_expect_success INF_CPU 'REALTIME - MONOTONIC is the start time to the nanosecond' '
+	probe now now &&
+	off=$(( $(val now realtime_ns) - $(val now monotonic_ns) - UMLRUN_START * 1000000000 )) &&
+	check_num "REALTIME - MONOTONIC - start (ns)" $off -ge -$TIMERS_READ_NS &&
+	check_num "REALTIME - MONOTONIC - start (ns)" $off -le 0
+'
+
+test_expect_success 'MONOTONIC never goes backwards (80,000 reads)' '
+	probe clocks clocks 20000 &&
+	check clocks monotonic_backwards = 0
+'
+
+test_expect_success 'BOOTTIME equals MONOTONIC: no suspend, no offset' '
+	probe clocks clocks 1000 &&
+	check clocks boottime_outside_monotonic = 0
+'
+
+test_expect_success INF_CPU 'every clock read costs exactly 256 ns' '
+	probe clocks clocks 20000 &&
+	check clocks step_min_ns = $TIMERS_READ_NS &&
+	check clocks step_max_ns = $TIMERS_READ_NS &&
+	check clocks realtime_minus_monotonic_spread_ns = 0
+'
+
+test_expect_success INF_CPU 'clock values are multiples of 256 ns' '
+	probe now now &&
+	check_num monotonic_ns%256 $(( $(val now monotonic_ns) % 256 )) = 0 &&
+	check_num boottime_ns%256 $(( $(val now boottime_ns) % 256 )) = 0
+'
+
+test_done
