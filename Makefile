@@ -18,6 +18,9 @@ CFLAGS += $(WARN) -std=gnu11
 GUEST_CFLAGS := -O2 $(WARN) -std=gnu11 -static -pthread
 
 B := build
+# V=1 shows the whole commands.
+Q := $(if $(V),,@)
+say = $(if $(V),,@printf "  %-8s %s\n" $(1) $(2))
 RUNNER_SRCS := $(filter-out runner/umlrun.c,$(wildcard runner/*.c))
 RUNNER_OBJS := $(RUNNER_SRCS:runner/%.c=$(B)/obj/%.o)
 HELPER_SRCS := $(wildcard rootfs/helpers/*.c)
@@ -38,19 +41,24 @@ deps:
 	@sh tests/deps.sh
 
 $(B)/obj/%.o: runner/%.c runner/*.h | $(B)/obj
-	$(CC) $(CFLAGS) $(JSON_CFLAGS) -DUMLRUN_DATADIR='"$(DATADIR)"' -c -o $@ $<
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(JSON_CFLAGS) -DUMLRUN_DATADIR='"$(DATADIR)"' -c -o $@ $<
 
 $(B)/umlrun: $(B)/obj/umlrun.o $(RUNNER_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 $(B)/guest/init: rootfs/init.c | $(B)/guest
-	$(CC) $(GUEST_CFLAGS) -o $@ $<
+	$(call say,CC,$@)
+	$(Q)$(CC) $(GUEST_CFLAGS) -o $@ $<
 
 $(B)/guest/hwsimctl: rootfs/helpers/hwsimctl.c | $(B)/guest
-	$(CC) $(GUEST_CFLAGS) $(NL_CFLAGS) -o $@ $< $(NL_LIBS)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(GUEST_CFLAGS) $(NL_CFLAGS) -o $@ $< $(NL_LIBS)
 
 $(B)/guest/%: rootfs/helpers/%.c | $(B)/guest
-	$(CC) $(GUEST_CFLAGS) -o $@ $< -lrt
+	$(call say,CC,$@)
+	$(Q)$(CC) $(GUEST_CFLAGS) -o $@ $< -lrt
 
 $(B)/obj $(B)/guest $(B)/tests:
 	mkdir -p $@
@@ -60,7 +68,8 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(RUNNER_OBJS) | $(B)/tests
-	$(CC) $(CFLAGS) $(JSON_CFLAGS) -Irunner -o $@ $< $(RUNNER_OBJS) $(LIBS)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(JSON_CFLAGS) -Irunner -o $@ $< $(RUNNER_OBJS) $(LIBS)
 
 unit-check: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "# $$t"; $$t; done

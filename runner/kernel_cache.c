@@ -380,7 +380,7 @@ static int install_kernel(struct kernel *k, const char *bdir, struct uerr *e)
 struct kernel_plan {
 	char *src;     /* the tree to build (NULL: the tarball, not yet extracted) */
 	char *inputs;  /* what the key hashes, one "name: value" per line */
-	char bkey[65]; /* the build folder's key: inputs without tree content */
+	char bkey[65]; /* the build folder's key: source and compiler only */
 	char key[65];  /* the kernel's key */
 	char **frags;  /* every fragment to merge, project's first */
 	size_t nfrags;
@@ -439,6 +439,14 @@ static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struc
 	if (plan_source(o, p, &inputs, e) < 0)
 		goto fail;
 	sb_printf(&inputs, "base: ARCH=um defconfig\ncompiler: %s\n", cc);
+	/*
+	 * One build folder per source and compiler: kbuild rebuilds only what a
+	 * config change touches, so a changed fragment costs an incremental
+	 * build, not a full one. The lock serialises its users.
+	 */
+	h = hasher_new();
+	hasher_add_str(h, inputs.buf);
+	hasher_final(h, p->bkey);
 	p->frags = fragment_list(o, &p->nfrags, e);
 	if (!p->frags)
 		goto fail;
@@ -459,9 +467,6 @@ static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struc
 		if (kreq_add_fragment(&p->req, p->frags[i], user, e) < 0)
 			goto fail;
 	}
-	h = hasher_new();
-	hasher_add_str(h, inputs.buf);
-	hasher_final(h, p->bkey);
 	if (o->src) {
 		if (tree_identity(p->src, id, e) < 0)
 			goto fail;

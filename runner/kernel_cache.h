@@ -4,7 +4,8 @@
  *
  * Kernels live under $XDG_CACHE_HOME/umlrun (default ~/.cache/umlrun):
  *   src/ID/          the Debian linux-source tarball, extracted once
- *   builds/BKEY/     the O= build folder (incremental across rebuilds)
+ *   builds/BKEY/     the O= build folder, per source and compiler: a changed
+ *                    fragment rebuilds incrementally
  *   kernels/KEY/     linux, config, inputs.txt, info, build.log
  * KEY hashes the source identity (tarball name/size/mtime, or every file's
  * path/size/mtime of a --kernel-src tree), the base config, each fragment's

@@ -124,9 +124,12 @@ static void emit(struct test_io *io, const char *fmt, ...)
 		die(EXIT_INFRA, "out of memory");
 	va_end(ap);
 	if (io->live) {
-		fputs(line, stdout);
+		if (io->so->out) {
+			fputs(line, io->so->out);
+			fflush(io->so->out);
+		}
 		fputs(line, io->so->run_ktap);
-		fflush(stdout);
+
 	} else {
 		sb_adds(&io->block, line);
 	}
@@ -333,9 +336,12 @@ static void print_block(struct sched *s, struct slot *sl)
 	if (sl->io.live || !sl->io.block.len)
 		return;
 	erase_progress(s);
-	fputs(sl->io.block.buf, stdout);
+	if (s->so->out) {
+		fputs(sl->io.block.buf, s->so->out);
+		fflush(s->so->out);
+	}
 	fputs(sl->io.block.buf, s->so->run_ktap);
-	fflush(stdout);
+
 }
 
 static void slot_finish(struct sched *s, struct slot *sl)

@@ -35,6 +35,7 @@ struct sched_opts {
 	bool progress; /* draw live status lines on stderr (a terminal) */
 	const char *run_dir;
 	FILE *run_ktap; /* the run's ktap.txt */
+	FILE *out;	/* where KTAP goes as it comes (stdout), or NULL */
 };
 
 struct sched_result {

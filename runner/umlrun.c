@@ -49,6 +49,7 @@ struct session {
 	int64_t start_secs;
 	uint64_t start_kernel;
 	uint64_t seed; /* --shuffle */
+	enum tt_mode mode; /* of the run being prepared */
 };
 
 static double now(void)
@@ -122,14 +123,14 @@ static void resolve_start(struct session *s)
 	const struct opts *o = s->o;
 	struct uerr e;
 
-	if (o->mode == TT_OFF) {
-		if (o->start)
-			die(EXIT_USAGE,
-			    "--start needs time travel: the kernel sets the guest clock "
-			    "only with --time-travel=basic or inf-cpu");
+	if (o->mode == TT_OFF && o->start)
+		die(EXIT_USAGE,
+				    "--start needs time travel: the kernel sets the guest clock "
+		    "only with --time-travel=basic or inf-cpu");
+	/* compare runs with time travel off too: no clock to set then. */
+	s->has_start = s->mode != TT_OFF;
+	if (!s->has_start)
 		return;
-	}
-	s->has_start = true;
 	s->start_secs = DEFAULT_START;
 	if (o->start && start_parse(o->start, &s->start_secs, &e) < 0)
 		uerr_die(&e);
@@ -174,7 +175,7 @@ static struct guest_spec guest_for(const struct session *s, int index)
 	return (struct guest_spec){
 		.stage = &s->stage,
 		.index = index,
-		.mode = s->o->mode,
+		.mode = s->mode,
 		.has_start = s->has_start,
 		.start_kernel = s->start_kernel,
 		.start_secs = s->start_secs,
@@ -257,96 +258,76 @@ static void find_tests(struct session *s, struct test_list *tests)
 
 /* ---- run ---------------------------------------------------------- */
 
-static int finish_run(struct session *s, const char *run_dir, struct sched_result *res, double t0,
-		      const char *cmdline_example)
+/* One run of a list of tests, in a run folder of its own. */
+struct run {
+	enum tt_mode mode;
+	FILE *out; /* KTAP as it comes, or NULL */
+	char *dir;
+	struct sched_result res;
+	double wall_seconds;
+	int exit_code;
+};
+
+static void write_reports(struct session *s, struct run *run, const char *example)
 {
-	_cleanup_free_ char *json = xasprintf("%s/results.json", run_dir);
-	_cleanup_free_ char *junit = xasprintf("%s/junit.xml", run_dir);
+	_cleanup_free_ char *json = xasprintf("%s/results.json", run->dir);
+	_cleanup_free_ char *junit = xasprintf("%s/junit.xml", run->dir);
 	struct run_info ri = {
-		.mode = tt_mode_name(s->o->mode),
+		.mode = tt_mode_name(run->mode),
 		.has_start = s->has_start,
 		.start = (long long)s->start_secs,
 		.kernel = s->kernel.binary,
 		.kernel_key = s->kernel.key,
-		.cmdline_example = cmdline_example,
+		.cmdline_example = example,
 		.shard = s->o->shard,
 		.seed = (long long)s->seed,
-		.wall_seconds = now() - t0,
+		.wall_seconds = run->wall_seconds,
+		.exit_code = run->exit_code,
 	};
 	struct uerr e;
-	int pass = 0;
 
-	ri.exit_code = res->host_signal ? EXIT_SIGNAL_BASE + res->host_signal
-					: exit_code_of(res->rec, res->nrec);
-	if (report_write_json(json, &ri, res->rec, res->nrec, &e) < 0 ||
-	    report_write_junit(junit, &ri, res->rec, res->nrec, &e) < 0)
+	if (report_write_json(json, &ri, run->res.rec, run->res.nrec, &e) < 0 ||
+	    report_write_junit(junit, &ri, run->res.rec, run->res.nrec, &e) < 0)
 		warn("%s", e.msg);
-	for (size_t i = 0; i < res->nrec; i++)
-		pass += res->rec[i].verdict == V_PASS;
-	printf("# %d/%zu test files passed in %.1f s wall; results in %s\n", pass, res->nrec,
-	       ri.wall_seconds, run_dir);
-	return ri.exit_code;
 }
 
-static int cmd_run(const struct opts *o)
+/* Boots every test of the list in run->mode; the stage must exist. */
+static void run_tests(struct session *s, const struct test_list *tests, struct run *run)
 {
-	struct session s = { .o = o };
-	struct test_list tests;
-	struct sched_result res;
+	const struct opts *o = s->o;
+	size_t total = tests->n * (size_t)o->repeat;
 	_cleanup_free_ char *ktap_path = NULL;
 	_cleanup_free_ char *example = NULL;
-	_cleanup_free_ char *run_dir = NULL;
+	struct guest_spec base;
 	struct sched_opts so;
-	struct uerr e;
 	double t0 = now();
-	int code;
+	struct uerr e;
+	char **argv;
 	FILE *ktap;
 
-	find_project(&s);
-	/* Bad input first: nothing is built or written for a typo. */
-	find_tests(&s, &tests);
-	if (o->list) {
-		for (size_t i = 0; i < tests.n; i++)
-			printf("%s\n", tests.v[i].id);
-		tests_free(&tests);
-		session_end(&s);
-		return EXIT_PASS;
-	}
-	if (o->start && o->mode != TT_OFF) {
-		int64_t ignored;
-
-		if (start_parse(o->start, &ignored, &e) < 0)
-			uerr_die(&e);
-	}
-	prepare_kernel(&s);
-	prepare_rootfs(&s);
-	resolve_start(&s);
-	if (run_dir_create(o->results_dir ? o->results_dir : "results", &run_dir, &e) < 0)
+	s->mode = run->mode;
+	resolve_start(s);
+	if (run_dir_create(o->results_dir ? o->results_dir : "results", &run->dir, &e) < 0)
 		uerr_die(&e);
-	supervise_block_signals();
-	prepare_stage(&s);
-	ktap_path = xasprintf("%s/ktap.txt", run_dir);
+	ktap_path = xasprintf("%s/ktap.txt", run->dir);
 	ktap = fopen(ktap_path, "we");
 	if (!ktap)
 		die_sys(EXIT_INFRA, "cannot write %s", ktap_path);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..%zu\n", tests.n * (size_t)o->repeat);
-	fprintf(ktap, "KTAP version 1\n1..%zu\n", tests.n * (size_t)o->repeat);
-	{
-		struct guest_spec g = guest_for(&s, 0);
-		char **argv = guest_cmdline(&g, &e);
-
-		example = argv ? strv_join(argv) : xstrdup("");
-		strv_free(argv);
+	base = guest_for(s, 0);
+	argv = guest_cmdline(&base, &e);
+	example = argv ? strv_join(argv) : xstrdup("");
+	strv_free(argv);
+	fprintf(ktap, "KTAP version 1\n1..%zu\n", total);
+	if (run->out) {
+		fprintf(run->out, "KTAP version 1\n1..%zu\n", total);
+		fprintf(run->out, "# kernel: %s\n# command line (per test, plus umlrun.test=...): %s\n",
+			s->kernel.binary, example);
+		if (o->shuffle)
+			fprintf(run->out, "# shuffle seed: %llu (replay with --shuffle=%llu)\n",
+				(unsigned long long)s->seed, (unsigned long long)s->seed);
 	}
-	printf("# kernel: %s\n# command line (per test, plus umlrun.test=...): %s\n",
-	       s.kernel.binary, example);
-	if (o->shuffle)
-		printf("# shuffle seed: %llu (replay with --shuffle=%llu)\n",
-		       (unsigned long long)s.seed, (unsigned long long)s.seed);
-
 	so = (struct sched_opts){
-		.base = guest_for(&s, 0),
+		.base = base,
 		.mem = o->mem,
 		.timeout = o->timeout,
 		.wall_timeout = o->wall_timeout,
@@ -357,19 +338,175 @@ static int cmd_run(const struct opts *o)
 		.verbose = o->verbose,
 		.quiet = o->quiet,
 		.progress = isatty(2) && !o->verbose,
-		.run_dir = run_dir,
+		.run_dir = run->dir,
 		.run_ktap = ktap,
+		.out = run->out,
 	};
-	if ((size_t)so.jobs > tests.n * (size_t)o->repeat)
-		so.jobs = (int)(tests.n * (size_t)o->repeat) ?: 1;
-	if (sched_run(&so, tests.v, tests.n, &res, &e) < 0)
+	if ((size_t)so.jobs > total)
+		so.jobs = total ? (int)total : 1;
+	if (sched_run(&so, tests->v, tests->n, &run->res, &e) < 0)
 		warn("%s", e.msg);
-	if (res.host_signal)
-		printf("# interrupted by %s: %zu of %zu test files ran\n",
-		       sigabbrev_np(res.host_signal), res.nrec, tests.n * (size_t)o->repeat);
-	code = finish_run(&s, run_dir, &res, t0, example);
+	run->wall_seconds = now() - t0;
+	run->exit_code = run->res.host_signal ? EXIT_SIGNAL_BASE + run->res.host_signal
+					      : exit_code_of(run->res.rec, run->res.nrec);
+	if (run->out && run->res.host_signal)
+		fprintf(run->out, "# interrupted by %s: %zu of %zu test files ran\n",
+			sigabbrev_np(run->res.host_signal), run->res.nrec, total);
 	fclose(ktap);
-	sched_result_free(&res);
+	write_reports(s, run, example);
+}
+
+/* Before anything is built or written: the input must make sense. */
+static void check_inputs(struct session *s)
+{
+	struct uerr e;
+	int64_t ignored;
+
+	if (s->o->start && s->o->mode != TT_OFF && start_parse(s->o->start, &ignored, &e) < 0)
+		uerr_die(&e);
+}
+
+static int cmd_run(const struct opts *o)
+{
+	struct session s = { .o = o };
+	struct run run = { .mode = o->mode, .out = stdout };
+	struct test_list tests;
+	int pass = 0;
+
+	find_project(&s);
+	find_tests(&s, &tests);
+	if (o->list) {
+		for (size_t i = 0; i < tests.n; i++)
+			printf("%s\n", tests.v[i].id);
+		goto out;
+	}
+	check_inputs(&s);
+	prepare_kernel(&s);
+	prepare_rootfs(&s);
+	supervise_block_signals();
+	prepare_stage(&s);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	run_tests(&s, &tests, &run);
+	for (size_t i = 0; i < run.res.nrec; i++)
+		pass += run.res.rec[i].verdict == V_PASS;
+	printf("# %d/%zu test files passed in %.1f s wall; results in %s\n", pass, run.res.nrec,
+	       run.wall_seconds, run.dir);
+	sched_result_free(&run.res);
+	free(run.dir);
+out:
+	tests_free(&tests);
+	session_end(&s);
+	return o->list ? EXIT_PASS : run.exit_code;
+}
+
+/* ---- compare ------------------------------------------------------ */
+
+/* --sample N: the N tests whose ids hash lowest, a choice that never varies. */
+static void sample_tests(struct test_list *tests, int n)
+{
+	char (*h)[65] = xcalloc(tests->n, sizeof(*h));
+	bool *keep = xcalloc(tests->n, sizeof(bool));
+
+	for (size_t i = 0; i < tests->n; i++) {
+		struct hasher *hs = hasher_new();
+
+		hasher_add_str(hs, tests->v[i].id);
+		hasher_final(hs, h[i]);
+	}
+	for (size_t i = 0; i < tests->n; i++) {
+		size_t lower = 0;
+
+		for (size_t j = 0; j < tests->n; j++)
+			lower += strcmp(h[j], h[i]) < 0;
+		keep[i] = lower < (size_t)n;
+	}
+	keep_tests(tests, keep);
+	free(keep);
+	free(h);
+}
+
+static const struct record *find_record(const struct run *run, const char *id)
+{
+	for (size_t i = 0; i < run->res.nrec; i++)
+		if (!strcmp(run->res.rec[i].test->id, id))
+			return &run->res.rec[i];
+	return NULL;
+}
+
+static void print_compare(const struct test_list *tests, const struct run *off,
+			  const struct run *tt, bool json)
+{
+	double sim = 0, woff = 0, wtt = 0;
+
+	if (json)
+		printf("{\n  \"mode\": \"%s\",\n  \"off_run\": \"%s\",\n  \"mode_run\": \"%s\",\n"
+		       "  \"tests\": [",
+		       tt_mode_name(tt->mode), off->dir, tt->dir);
+	else
+		printf("# umlrun compare: each test run with time travel off and with %s\n"
+		       "# runs: %s and %s\n%-44s %8s %12s %10s %10s %9s\n",
+		       tt_mode_name(tt->mode), off->dir, tt->dir, "test", "result", "simulated_s",
+		       "wall_off", "wall_tt", "speedup");
+	for (size_t i = 0; i < tests->n; i++) {
+		const struct record *a = find_record(off, tests->v[i].id);
+		const struct record *b = find_record(tt, tests->v[i].id);
+
+		if (!a || !b)
+			continue;
+		sim += b->outcome.sim_seconds;
+		woff += a->outcome.wall_seconds;
+		wtt += b->outcome.wall_seconds;
+		if (json)
+			printf("%s\n    {\"id\": \"%s\", \"result_off\": \"%s\", \"result\": \"%s\", "
+			       "\"sim_seconds\": %.3f, \"wall_off\": %.3f, \"wall\": %.3f, "
+			       "\"speedup\": %.2f}",
+			       i ? "," : "", b->test->id, verdict_name(a->verdict),
+			       verdict_name(b->verdict), b->outcome.sim_seconds,
+			       a->outcome.wall_seconds, b->outcome.wall_seconds,
+			       a->outcome.wall_seconds / b->outcome.wall_seconds);
+		else
+			printf("%-44s %8s %12.3f %10.3f %10.3f %8.1fx\n", b->test->id,
+			       verdict_name(b->verdict), b->outcome.sim_seconds,
+			       a->outcome.wall_seconds, b->outcome.wall_seconds,
+			       a->outcome.wall_seconds / b->outcome.wall_seconds);
+	}
+	if (json)
+		printf("\n  ],\n  \"total\": {\"sim_seconds\": %.3f, \"wall_off\": %.3f, "
+		       "\"wall\": %.3f, \"speedup\": %.2f, \"run_wall_off\": %.3f, "
+		       "\"run_wall\": %.3f}\n}\n",
+		       sim, woff, wtt, woff / wtt, off->wall_seconds, tt->wall_seconds);
+	else
+		printf("%-44s %8s %12.3f %10.3f %10.3f %8.1fx\n"
+		       "# whole runs (with -j%s): %.1f s wall off, %.1f s wall with %s\n",
+		       "total", "", sim, woff, wtt, woff / wtt, "N", off->wall_seconds,
+		       tt->wall_seconds, tt_mode_name(tt->mode));
+}
+
+static int cmd_compare(const struct opts *o)
+{
+	struct session s = { .o = o };
+	struct run off = { .mode = TT_OFF }, tt = { .mode = o->mode };
+	struct test_list tests;
+	int code;
+
+	find_project(&s);
+	find_tests(&s, &tests);
+	if (o->sample && (size_t)o->sample < tests.n)
+		sample_tests(&tests, o->sample);
+	check_inputs(&s);
+	prepare_kernel(&s);
+	prepare_rootfs(&s);
+	supervise_block_signals();
+	prepare_stage(&s);
+	run_tests(&s, &tests, &off);
+	if (!off.res.host_signal)
+		run_tests(&s, &tests, &tt);
+	print_compare(&tests, &off, &tt, o->json);
+	code = off.res.host_signal ? off.exit_code : tt.exit_code;
+	sched_result_free(&off.res);
+	sched_result_free(&tt.res);
+	free(off.dir);
+	free(tt.dir);
 	tests_free(&tests);
 	session_end(&s);
 	return code;
@@ -401,6 +538,7 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 	int code;
 
 	find_project(&s);
+	s.mode = o->mode;
 	if (o->start && o->mode != TT_OFF) {
 		int64_t ignored;
 
@@ -500,6 +638,7 @@ static const struct {
 } dispatch[] = {
 	{ CMD_BUILD, cmd_build }, { CMD_RUN, cmd_run },	  { CMD_EXEC, cmd_exec },
 	{ CMD_SHELL, cmd_shell }, { CMD_LIST, cmd_list }, { CMD_HELP, cmd_help },
+	{ CMD_COMPARE, cmd_compare },
 };
 
 int main(int argc, char **argv)

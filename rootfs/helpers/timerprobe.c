@@ -476,17 +476,20 @@ static int cmd_now(int argc, char **argv)
 
 /*
  * Reads MONOTONIC, BOOTTIME, REALTIME, MONOTONIC in each round.  BOOTTIME
- * must lie between the two monotonic reads around it (no suspend happens),
- * MONOTONIC must never decrease, and REALTIME - MONOTONIC must stay put
- * (nobody sets the clock).  The step between consecutive monotonic reads
- * shows what one clock read costs.
+ * must lie between the two monotonic reads around it (no suspend happens)
+ * and MONOTONIC must never decrease.  REALTIME - MONOTONIC lies between
+ * r - m1 and r - m0 in each round; if it is constant (nobody sets the
+ * clock) those windows overlap: realtime_offset_window_ns >= 0.  The step
+ * from one round to the next is one clock read; steps longer than the
+ * shortest are rounds that something else (an interrupt, another task)
+ * ran in between.
  */
 static int cmd_clocks(int argc, char **argv)
 {
 	int64_t n = arg_int("count", argv[1], 1, 100000000);
-	int64_t prev, m0, b, r, m1, step;
-	int64_t step_min = INT64_MAX, step_max = 0, off_min = INT64_MAX;
-	int64_t off_max = INT64_MIN, backwards = 0, unbracketed = 0, i;
+	int64_t prev, m0, b, r, m1, step, step_min = INT64_MAX, step_max = 0;
+	int64_t at_min = 0, off_lo = INT64_MIN, off_hi = INT64_MAX;
+	int64_t backwards = 0, unbracketed = 0, i;
 
 	(void)argc;
 	prev = mono();
@@ -498,25 +501,30 @@ static int cmd_clocks(int argc, char **argv)
 		step = m0 - prev;
 		if (step < 0 || m1 < m0)
 			backwards++;
-		if (step < step_min)
+		if (step < step_min) {
 			step_min = step;
+			at_min = 0;
+		}
+		if (step == step_min)
+			at_min++;
 		if (step > step_max)
 			step_max = step;
 		if (b < m0 || b > m1)
 			unbracketed++;
-		if (r - m0 < off_min)
-			off_min = r - m0;
-		if (r - m0 > off_max)
-			off_max = r - m0;
+		if (r - m1 > off_lo)
+			off_lo = r - m1;
+		if (r - m0 < off_hi)
+			off_hi = r - m0;
 		prev = m1;
 	}
 	put_int("rounds", n);
-	put_int("reads", 4 * n + 1);
 	put_int("monotonic_backwards", backwards);
 	put_int("step_min_ns", step_min);
 	put_int("step_max_ns", step_max);
+	put_int("steps_over_min", n - at_min);
 	put_int("boottime_outside_monotonic", unbracketed);
-	put_int("realtime_minus_monotonic_spread_ns", off_max - off_min);
+	put_int("realtime_minus_monotonic_ns", off_hi);
+	put_int("realtime_offset_window_ns", off_hi - off_lo);
 	return 0;
 }
 

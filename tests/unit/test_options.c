@@ -307,7 +307,8 @@ static void test_run_values(void)
 static void test_mem(void)
 {
 	static const char *const good[] = { "256M", "1G", "65536K", "268435456" };
-	static const char *const bad[] = { "", "M", "lots", "256MB", "-1G", "1.5G", "256 M" };
+	static const char *const bad[] = { "",	  "M",	 "lots", "256MB", "256MK",
+					   "1MG", "-1G", "1.5G", "256 M" };
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		_cleanup_free_ char *arg = xasprintf("--mem=%s", good[i]);
@@ -430,7 +431,7 @@ static void test_help(void)
 
 int main(void)
 {
-	plan(145);
+	plan(149);
 	test_defaults();
 	test_modes();
 	test_commands();

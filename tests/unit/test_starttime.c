@@ -54,7 +54,7 @@ static void test_bad(void)
 {
 	static const char *const bad[] = {
 		"2023-02-29",		     /* not a leap year */
-		"1900-02-29",		     /* divisible by 100: not leap */
+		"2100-02-29",		     /* divisible by 100: not leap */
 		"2024-13-01",		     /* month 13 */
 		"2024-00-10",		     /* month 0 */
 		"2024-04-31",		     /* April has 30 days */

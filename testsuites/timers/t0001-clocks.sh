@@ -29,16 +29,22 @@ test_expect_success 'MONOTONIC never goes backwards (80,000 reads)' '
 	check clocks monotonic_backwards = 0
 '
 
-test_expect_success 'BOOTTIME equals MONOTONIC: no suspend, no offset' '
-	probe clocks clocks 1000 &&
-	check clocks boottime_outside_monotonic = 0
+# Each round reads MONOTONIC, BOOTTIME, REALTIME, MONOTONIC: BOOTTIME must
+# fall between the two MONOTONIC reads, and the bounds every round puts on
+# REALTIME - MONOTONIC must all overlap.
+test_expect_success 'BOOTTIME equals MONOTONIC, REALTIME - MONOTONIC stays constant' '
+	probe clocks clocks 5000 &&
+	check clocks boottime_outside_monotonic = 0 &&
+	check clocks realtime_offset_window_ns -ge 0
 '
 
+# Background kernel work may run between two rounds now and then (a tick,
+# a kworker); fewer than 1% of the rounds may see it.
 test_expect_success INF_CPU 'every clock read costs exactly 256 ns' '
 	probe clocks clocks 20000 &&
 	check clocks step_min_ns = $TIMERS_READ_NS &&
-	check clocks step_max_ns = $TIMERS_READ_NS &&
-	check clocks realtime_minus_monotonic_spread_ns = 0
+	check clocks steps_over_min -lt 200 &&
+	check clocks realtime_offset_window_ns = $((3 * TIMERS_READ_NS))
 '
 
 test_expect_success INF_CPU 'clock values are multiples of 256 ns' '

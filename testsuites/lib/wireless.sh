@@ -1,0 +1,509 @@
+# SPDX-License-Identifier: MIT
+# wireless.sh - radios, access points and stations for the wireless suite.
+#
+# Sourced by a test file after the harness:
+#
+#	test_description='WPA2-PSK'
+#	. ../lib/harness.sh
+#	. ../lib/wireless.sh
+#
+#	test_expect_success 'a WPA2-PSK station associates and passes data' '
+#		wl_setup &&
+#		wl_radio ap0 && wl_radio sta0 &&
+#		wl_ap ap0 <<-\EOF &&
+#		ssid=umlrun
+#		wpa=2
+#		wpa_key_mgmt=WPA-PSK
+#		rsn_pairwise=CCMP
+#		wpa_passphrase=correct horse battery
+#		EOF
+#		wl_sta sta0 <<-\EOF &&
+#		network={
+#			ssid="umlrun"
+#			psk="correct horse battery"
+#		}
+#		EOF
+#		wl_connected sta0 &&
+#		wl_ip ap0 10.0.0.1/24 && wl_ip sta0 10.0.0.2/24 &&
+#		wl_ping sta0 10.0.0.1
+#	'
+#	test_done
+#
+# The model
+# ---------
+# The guest boots with no radios (mac80211_hwsim.radios=0). `wl_radio NAME`
+# makes one radio and gives it a network namespace of its own, both called
+# NAME, with one interface, also called NAME, inside: an AP and a station on
+# different radios are then two machines, and a ping between them crosses
+# the simulated air as real 802.11 data frames (hwsim moves frames between
+# radios whatever their namespace). Every other function takes that NAME.
+#
+# `wl_ap` and `wl_sta` start hostapd or wpa_supplicant on the radio, in its
+# namespace, from the configuration the test gives on stdin (usually a
+# here-document). A few lines are written before the test's own: the
+# interface, the driver, the control socket and, for hostapd, hw_mode=g and
+# channel=1; a later line wins, so a test may change any of them. Both
+# daemons run in the foreground as children of the test shell, with full
+# debug logging, so that the cleanup can stop them and collect their exit
+# status; `wl_ap` returns once the AP is enabled, `wl_sta` once the
+# supplicant answers on its control socket.
+#
+# Events come from the daemons' control sockets through `wpactl wait`
+# (wl_wait), which attaches before it acts, so nothing is missed: use
+# `wl_wait NAME -c CMD EVENT` to send a command and wait for what it causes,
+# `-x SHELLCMD` for an action elsewhere (`wl_wait sta0 -x "$(wl_kill_cmd
+# ap0)" CTRL-EVENT-DISCONNECTED`), `-s STATUS field=value EVENT` for a state
+# that may already hold. Its timeouts are poll() timeouts, i.e. simulated
+# seconds under time travel: wait for the real protocol timer, with some
+# margin, never sleep in its place. `-T` stamps each event with the uptime;
+# wl_intervals checks the spacing of periodic events from those stamps.
+#
+# Every test starts with `wl_setup` and nothing else to clean: wl_setup
+# registers wl_cleanup with test_when_finished, which stops every daemon
+# the test started, the capture, deletes the radios and the namespaces.
+# wl_setup also checks the slate is clean, and cleans (with a diagnostic)
+# whatever an earlier, broken test left, so one bad test does not spoil
+# the next.
+#
+# Artifacts, in $UMLRUN_ARTIFACTS (the test file's results folder), named
+# after the test's number N in the file (wl_setup counts):
+#	wlN.pcap                 the air: every frame of every radio (hwsim0)
+#	wlN.tcpdump.log          tcpdump's own messages
+#	wlN-NAME.hostapd.conf    the configuration hostapd got
+#	wlN-NAME.hostapd.log     hostapd -dd -t: debug log, simulated time
+#	wlN-NAME.wpa_supplicant.conf / .log   the same for a station
+# docs/wireless.md shows how to read them.
+#
+# Function names start with wl_; internal ones with wl__ and internal
+# variables with wl__ or WL__.
+
+# ---- Settings -----------------------------------------------------------------
+
+WL_ART=${UMLRUN_ARTIFACTS:-${TMPDIR:-/tmp}}
+WL_HOSTAPD_DIR=/run/hostapd
+WL_WPAS_DIR=/run/wpa_supplicant
+# Seconds (simulated) a daemon gets to come up, and a station to connect.
+WL_START_TIMEOUT=20
+WL_CONNECT_TIMEOUT=60
+
+# iproute2's ip: `ip netns` is not in busybox's ip applet, which may come
+# first in PATH.
+if ip -V 2>/dev/null | grep -q iproute2; then
+	WL_IP=ip
+else
+	WL_IP=/usr/bin/ip
+fi
+
+WL__N=0		# tests that called wl_setup: the N of the artifact names
+WL_TAG=		# "wlN" of the current test
+WL__RADIOS=	# radios (and namespaces) of the current test
+WL__DAEMONS=	# radios with a daemon the current test started
+WL__CAP_PID=	# tcpdump and the reader of its stderr
+WL__CAP_CAT=
+
+# ---- Internal helpers ---------------------------------------------------------
+
+# A message on the console (the body's stderr), not on the result channel.
+wl__note () {
+	printf '# wireless: %s\n' "$*" >&2
+}
+
+wl__check_name () {
+	case $1 in
+	'' | *[!a-z0-9]*)
+		say "wireless: bad radio name '$1' (want [a-z0-9]+)"
+		return 1 ;;
+	esac
+}
+
+wl__known () {
+	case " $WL__RADIOS " in
+	*" $1 "*) return 0 ;;
+	esac
+	say "wireless: no radio '$1' in this test (wl_radio makes one)"
+	return 1
+}
+
+# Shows the end of a daemon's log as diagnostics of the current test.
+wl__show_log () {
+	say "wireless: the end of $1:"
+	if [ -s "$1" ]; then
+		say "$(tail -n "${2:-12}" "$1")"
+	else
+		say "(empty)"
+	fi
+}
+
+# The control socket folder of NAME's daemon.
+wl__ctrl_dir () {
+	eval "wl__kind=\${WL__KIND_$1-}"
+	case $wl__kind in
+	hostapd) echo "$WL_HOSTAPD_DIR" ;;
+	wpa_supplicant) echo "$WL_WPAS_DIR" ;;
+	*)
+		say "wireless: no daemon runs on '$1'"
+		return 1 ;;
+	esac
+}
+
+# ---- Radios -------------------------------------------------------------------
+
+# wl_radio NAME [hwsimctl new OPTIONS]: a radio NAME in a network namespace
+# NAME, holding one managed interface NAME.
+wl_radio () {
+	wl__check_name "$1" || return 1
+	wl__name=$1
+	shift
+	case " $WL__RADIOS " in
+	*" $wl__name "*)
+		say "wireless: radio '$wl__name' exists already"
+		return 1 ;;
+	esac
+	$WL_IP netns add "$wl__name" || return 1
+	WL__RADIOS="$WL__RADIOS $wl__name"
+	# No IPv6 in the guest kernel; lo for local sockets. New interfaces
+	# get the namespace's defaults.
+	$WL_IP netns exec "$wl__name" $WL_IP link set lo up &&
+	hwsimctl new --name "$wl__name" --no-vif "$@" >/dev/null &&
+	iw phy "$wl__name" set netns name "$wl__name" &&
+	$WL_IP netns exec "$wl__name" iw phy "$wl__name" interface add "$wl__name" type managed
+}
+
+# wl_radios NAME...: one default radio for each NAME.
+wl_radios () {
+	for wl__r; do
+		wl_radio "$wl__r" || return 1
+	done
+}
+
+# wl_in NAME CMD...: run CMD in NAME's namespace.
+wl_in () {
+	wl__known "$1" || return 1
+	wl__ns=$1
+	shift
+	$WL_IP netns exec "$wl__ns" "$@"
+}
+
+# wl_addr NAME: the MAC address of NAME's interface.
+wl_addr () {
+	wl_in "$1" cat "/sys/class/net/$1/address"
+}
+
+# wl_ip NAME ADDR/PREFIX: give NAME's interface an address.
+wl_ip () {
+	wl_in "$1" $WL_IP addr add "$2" dev "$1"
+}
+
+# wl_ping NAME ADDR [COUNT]: COUNT (3) echo requests from NAME's namespace,
+# all answered. Each waits up to 2 s (simulated).
+wl_ping () {
+	wl_in "$1" ping -c "${3:-3}" -W 2 "$2" >"$HARNESS_TRASH_DIR/ping.out" 2>&1 && return 0
+	say "wireless: ping from $1 to $2 failed:"
+	say "$(cat "$HARNESS_TRASH_DIR/ping.out")"
+	return 1
+}
+
+# wl_no_ping NAME ADDR: ADDR must not answer from NAME (one request, 2 s).
+wl_no_ping () {
+	if wl_in "$1" ping -c 1 -W 2 "$2" >/dev/null 2>&1; then
+		say "wireless: $2 answered a ping from $1"
+		return 1
+	fi
+}
+
+# ---- Daemons ------------------------------------------------------------------
+
+# wl__start NAME KIND CONF LOG CMD...: run CMD in NAME's namespace in the
+# background, logging to LOG, and remember it. fds 6 and 7 belong to the
+# harness and stdout is the result channel: the daemon gets none of them.
+wl__start () {
+	wl__n=$1 wl__k=$2 wl__c=$3 wl__l=$4
+	shift 4
+	{
+		printf '\n%s: %s\n' "$(cut -d' ' -f1 /proc/uptime)" "$*"
+	} >>"$wl__l"
+	$WL_IP netns exec "$wl__n" "$@" >>"$wl__l" 2>&1 </dev/null 6>&- 7>&- &
+	eval "WL__PID_$wl__n=\$! WL__KIND_$wl__n=\$wl__k WL__LOG_$wl__n=\$wl__l"
+	case " $WL__DAEMONS " in
+	*" $wl__n "*) ;;
+	*) WL__DAEMONS="$WL__DAEMONS $wl__n" ;;
+	esac
+}
+
+# wl__config NAME KIND [FILE]: the config file of NAME's daemon: defaults,
+# then FILE or stdin. Prints its path.
+wl__config () {
+	wl__conf=$WL_ART/$WL_TAG-$1.$2.conf
+	case $2 in
+	hostapd)
+		printf '%s\n' "# wl_ap defaults; the test's lines follow and win" \
+			"interface=$1" driver=nl80211 \
+			"ctrl_interface=$WL_HOSTAPD_DIR" hw_mode=g channel=1 ;;
+	wpa_supplicant)
+		printf '%s\n' "# wl_sta defaults; the test's lines follow" \
+			"ctrl_interface=$WL_WPAS_DIR" ;;
+	esac >"$wl__conf" || return 1
+	cat ${3:+"$3"} >>"$wl__conf" || return 1
+	echo "$wl__conf"
+}
+
+# wl_ap NAME [FILE]: start hostapd on radio NAME with the configuration on
+# stdin (or in FILE); return once the AP is enabled. On failure, hostapd's
+# own error is shown from its log, and the test fails.
+wl_ap () {
+	wl__known "$1" || return 1
+	wl__running "$1" && {
+		say "wireless: a daemon runs on '$1' already (wl_stop it first)"
+		return 1
+	}
+	wl__ap_conf=$(wl__config "$1" hostapd "${2-}") || return 1
+	wl__ap_log=$WL_ART/$WL_TAG-$1.hostapd.log
+	mkdir -p "$WL_HOSTAPD_DIR" &&
+	wl__start "$1" hostapd "$wl__ap_conf" "$wl__ap_log" \
+		hostapd -dd -t -f "$wl__ap_log" "$wl__ap_conf" || return 1
+	if ! wl_wait "$1" -w "$WL_START_TIMEOUT" -t "$WL_START_TIMEOUT" \
+		-s STATUS state=ENABLED AP-ENABLED >/dev/null; then
+		say "wireless: hostapd on $1 did not come up"
+		wl__show_log "$wl__ap_log"
+		return 1
+	fi
+}
+
+# wl_sta NAME [FILE]: start wpa_supplicant on radio NAME with the
+# configuration (global lines, then network blocks) on stdin or in FILE;
+# return once it answers on its control socket.
+wl_sta () {
+	wl__known "$1" || return 1
+	wl__running "$1" && {
+		say "wireless: a daemon runs on '$1' already (wl_stop it first)"
+		return 1
+	}
+	wl__sta_conf=$(wl__config "$1" wpa_supplicant "${2-}") || return 1
+	wl__sta_log=$WL_ART/$WL_TAG-$1.wpa_supplicant.log
+	mkdir -p "$WL_WPAS_DIR" &&
+	wl__start "$1" wpa_supplicant "$wl__sta_conf" "$wl__sta_log" \
+		wpa_supplicant -i "$1" -D nl80211 -c "$wl__sta_conf" \
+		-dd -t -f "$wl__sta_log" || return 1
+	if ! wl_ctl "$1" -w "$WL_START_TIMEOUT" PING >/dev/null; then
+		say "wireless: wpa_supplicant on $1 did not come up"
+		wl__show_log "$wl__sta_log"
+		return 1
+	fi
+}
+
+wl__running () {
+	eval "wl__p=\${WL__PID_$1-}"
+	[ -n "$wl__p" ]
+}
+
+# wl_pid NAME: the pid of NAME's daemon.
+wl_pid () {
+	eval "wl__p=\${WL__PID_$1-}"
+	[ -n "$wl__p" ] || { say "wireless: no daemon runs on '$1'"; return 1; }
+	echo "$wl__p"
+}
+
+# wl_log NAME: the path of NAME's daemon log.
+wl_log () {
+	eval "wl__p=\${WL__LOG_$1-}"
+	[ -n "$wl__p" ] || { say "wireless: no daemon ran on '$1'"; return 1; }
+	echo "$wl__p"
+}
+
+# wl_kill_cmd NAME: a shell command that sends SIGTERM to NAME's daemon, for
+# `wl_wait OTHER -x`; reap it afterwards with wl_stop.
+wl_kill_cmd () {
+	wl__p=$(wl_pid "$1") || return 1
+	echo "kill -TERM $wl__p"
+}
+
+# wl_stop NAME: stop NAME's daemon (SIGTERM: hostapd deauthenticates its
+# stations, wpa_supplicant disconnects) and reap it. Returns its exit status.
+wl_stop () {
+	eval "wl__p=\${WL__PID_$1-}"
+	[ -n "$wl__p" ] || { say "wireless: no daemon runs on '$1'"; return 1; }
+	# A daemon that died on its own is a zombie: kill succeeds, wait
+	# returns its status.
+	kill -TERM "$wl__p" 2>/dev/null
+	wait "$wl__p"
+	wl__st=$?
+	eval "WL__PID_$1="
+	return $wl__st
+}
+
+# wl_ctl NAME [wpactl OPTIONS] CMD...: a control command to NAME's daemon;
+# prints the reply, fails on FAIL.
+wl_ctl () {
+	wl__d=$(wl__ctrl_dir "$1") || return 1
+	eval "wl__p=\${WL__PID_$1-}"
+	wl__i=$1
+	shift
+	wpactl -p "$wl__d" -i "$wl__i" ${wl__p:+-P "$wl__p"} "$@"
+}
+
+# wl_wait NAME [-w S] [wait OPTIONS] EVENT...: `wpactl wait` on NAME's
+# daemon (see rootfs/helpers/wpactl.c): -t SECONDS, -n COUNT, -T, -c CMD,
+# -x SHELLCMD, -s CMD. Prints the matching events. A daemon that exits
+# meanwhile ends the wait at once.
+wl_wait () {
+	wl__d=$(wl__ctrl_dir "$1") || return 1
+	eval "wl__p=\${WL__PID_$1-}"
+	wl__i=$1
+	shift
+	wl__w=
+	if [ "${1-}" = -w ]; then
+		wl__w="-w $2"
+		shift 2
+	fi
+	wpactl -p "$wl__d" -i "$wl__i" ${wl__p:+-P "$wl__p"} $wl__w wait "$@"
+}
+
+# wl_connected NAME [SECONDS]: station NAME has completed its connection
+# (now, or within SECONDS).
+wl_connected () {
+	wl_wait "$1" -t "${2:-$WL_CONNECT_TIMEOUT}" \
+		-s STATUS wpa_state=COMPLETED CTRL-EVENT-CONNECTED >/dev/null
+}
+
+# wl_status NAME FIELD: one field of NAME's STATUS reply.
+wl_status () {
+	wl_ctl "$1" STATUS >"$HARNESS_TRASH_DIR/status" || return 1
+	sed -n "s/^$2=//p" "$HARNESS_TRASH_DIR/status"
+}
+
+# wl_intervals FILE MIN MAX: FILE holds `wl_wait -T` output; every gap
+# between consecutive events is within [MIN, MAX] seconds.
+wl_intervals () {
+	awk -v min="$2" -v max="$3" '
+		NR > 1 {
+			gap = $1 - prev
+			if (gap < min || gap > max) {
+				printf "gap %.3f s before line %d is outside [%s, %s]\n",
+					gap, NR, min, max
+				bad = 1
+			}
+		}
+		{ prev = $1 }
+		END { exit bad }
+	' "$1" >"$HARNESS_TRASH_DIR/intervals" && return 0
+	say "wireless: $(cat "$HARNESS_TRASH_DIR/intervals")"
+	say "$(cat "$1")"
+	return 1
+}
+
+# wl_uptime: seconds since boot (simulated under time travel).
+wl_uptime () {
+	cut -d' ' -f1 /proc/uptime
+}
+
+# ---- The air ------------------------------------------------------------------
+
+# wl__capture: tcpdump on hwsim0, the monitor interface that sees every
+# frame of every radio, into wlN.pcap, packet-buffered (-U) so the file is
+# complete at any point and can be read while the test runs. Returns once
+# tcpdump listens: its "listening on" line is read from a fifo.
+wl__capture () {
+	wl__pcap=$WL_ART/$WL_TAG.pcap
+	wl__fifo=$HARNESS_TRASH_DIR/tcpdump.fifo
+	rm -f "$wl__fifo" && mkfifo "$wl__fifo" || return 1
+	$WL_IP link set hwsim0 up || return 1
+	# -Z root: Debian's tcpdump drops to a user the guest does not have.
+	tcpdump -Z root -i hwsim0 -U -w "$wl__pcap" \
+		>/dev/null 2>"$wl__fifo" </dev/null 6>&- 7>&- &
+	WL__CAP_PID=$!
+	# Both opens of the fifo block until the other side comes.
+	exec 8<"$wl__fifo"
+	IFS= read -r wl__line <&8
+	# The rest (tcpdump's statistics at exit) goes to its log; the reader
+	# gets end of file when tcpdump exits.
+	cat <&8 >>"$WL_ART/$WL_TAG.tcpdump.log" 2>&1 6>&- 7>&- &
+	WL__CAP_CAT=$!
+	exec 8<&-
+	rm -f "$wl__fifo"
+	printf '%s\n' "$wl__line" >>"$WL_ART/$WL_TAG.tcpdump.log"
+	case $wl__line in
+	*"listening on hwsim0"*) return 0 ;;
+	esac
+	say "wireless: tcpdump did not start: $wl__line"
+	return 1
+}
+
+wl__stop_capture () {
+	[ -n "$WL__CAP_PID" ] || return 0
+	kill -TERM "$WL__CAP_PID" 2>/dev/null
+	wait "$WL__CAP_PID"
+	wl__cst=$?
+	wait "$WL__CAP_CAT"
+	WL__CAP_PID= WL__CAP_CAT=
+	# tcpdump exits 0 on SIGTERM once it has written everything.
+	[ "$wl__cst" = 0 ] || wl__note "tcpdump exited with status $wl__cst"
+}
+
+# wl_air [tcpdump filter]: the capture so far, decoded, one frame a line.
+wl_air () {
+	tcpdump -r "$WL_ART/$WL_TAG.pcap" -n -e "$@" 2>/dev/null
+}
+
+# ---- Test setup and cleanup ----------------------------------------------------
+
+# Removes every namespace and radio, known to this test or not. Radios are
+# deleted from inside their namespace: the driver only lets a namespace
+# see (and delete) its own radios.
+wl__sweep () {
+	for wl__ns in $($WL_IP netns list 2>/dev/null | cut -d' ' -f1); do
+		for wl__p in $($WL_IP netns pids "$wl__ns" 2>/dev/null); do
+			wl__note "killing pid $wl__p left in namespace $wl__ns"
+			kill -KILL "$wl__p"
+		done
+		$WL_IP netns exec "$wl__ns" hwsimctl del-all &&
+		$WL_IP netns del "$wl__ns" || wl__rc=1
+	done
+	hwsimctl del-all || wl__rc=1
+}
+
+# wl_setup: start a wireless test: check (and make) a clean slate, start
+# capturing the air, register wl_cleanup.
+wl_setup () {
+	WL__N=$((WL__N + 1))
+	WL_TAG=wl$WL__N
+	WL__RADIOS= WL__DAEMONS=
+	test_when_finished wl_cleanup || return 1
+	wl__left=$(hwsimctl list; $WL_IP netns list)
+	if [ -n "$wl__left" ]; then
+		say "wireless: an earlier test left radios or namespaces; removing: $wl__left"
+		wl__rc=0
+		wl__sweep
+		[ "$wl__rc" = 0 ] || return 1
+	fi
+	[ -z "$(hwsimctl list)" ] || { say "wireless: radios remain"; return 1; }
+	if ! iw reg get | grep -q '^country 00:'; then
+		say "wireless: the regulatory domain is not world at the start; resetting"
+		iw reg set 00 || return 1
+	fi
+	wl__note "test $WL__N: artifacts $WL_ART/$WL_TAG*"
+	wl__capture
+}
+
+# wl_cleanup: stop what the test started, delete its radios. Registered by
+# wl_setup; a failure here fails the test (the harness reports it).
+wl_cleanup () {
+	wl__rc=0
+	for wl__d in $WL__DAEMONS; do
+		eval "wl__p=\${WL__PID_$wl__d-}"
+		[ -n "$wl__p" ] || continue
+		wl_stop "$wl__d"
+		wl__s=$?
+		eval "wl__k=\${WL__KIND_$wl__d-}"
+		# 0 is a clean exit on SIGTERM; other statuses are for the log.
+		[ "$wl__s" = 0 ] || wl__note "$wl__k on $wl__d exited with status $wl__s"
+	done
+	WL__DAEMONS=
+	wl__stop_capture
+	wl__sweep
+	WL__RADIOS=
+	if ! iw reg get | grep -q '^country 00:'; then
+		iw reg set 00 || wl__rc=1
+	fi
+	[ -z "$(hwsimctl list)" ] || wl__rc=1
+	return $wl__rc
+}
