@@ -146,7 +146,8 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 			strv_free(v);
 			uerr_set(e, EXIT_USAGE,
 				 "the command is too long for the kernel command "
-				 "line (at most %d bytes); put it in a script under "
+				 "line (at most %d bytes, counting one per argument); put it in a "
+				 "script under "
 				 "testsuites/ and run that",
 				 ARGV_HEX_MAX / 2);
 			return NULL;
@@ -237,10 +238,11 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 	if (!is_dir(suite_lib) && copy_tree(lib, suite_lib, false) < 0)
 		goto fail;
 	if (s->drop && !guest_user_can_run(s, linux_path)) {
-		uerr_set(e, EXIT_INFRA,
-			 "the guest runs as an unprivileged user who cannot reach %s; set TMPDIR to "
-			 "a folder every user can traverse (e.g. /tmp)",
-			 linux_path);
+		uerr_set(
+		    e, EXIT_INFRA,
+		    "the guest runs as an unprivileged user who cannot reach %s; set TMPDIR to "
+		    "a folder every user can traverse (e.g. /tmp)",
+		    linux_path);
 		stage_destroy(s);
 		return -1;
 	}

@@ -15,18 +15,24 @@ void ktap_init(struct ktap *k)
 /* Splits "title # DIRECTIVE rest" in place; returns the directive word. */
 static char *split_directive(char *s, char **rest)
 {
-	char *hash = strstr(s, " # ");
-	char *word;
+	char *cut, *word;
 
 	*rest = NULL;
-	if (!hash)
-		return NULL;
-	word = hash + 3;
+	/* An empty title leaves the directive at the very start: "# SKIP x". */
+	if (!strncmp(s, "# ", 2)) {
+		cut = s;
+		word = s + 2;
+	} else {
+		cut = strstr(s, " # ");
+		if (!cut)
+			return NULL;
+		word = cut + 3;
+	}
 	if (strncasecmp(word, "SKIP", 4) && strncasecmp(word, "TODO", 4))
 		return NULL;
 	if (word[4] && word[4] != ' ')
 		return NULL;
-	*hash = '\0';
+	*cut = '\0';
 	*rest = word[4] ? word + 5 : word + 4;
 	return word;
 }

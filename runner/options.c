@@ -38,11 +38,11 @@ enum {
 };
 
 /* Which options a command accepts: one bit per option. */
-#define BIT(o)                                                                              \
-	(1ULL << ((o) == O_HELP	     ? 0                                                   \
-		  : (o) == O_VERBOSE ? 1                                                   \
-		  : (o) == O_QUIET   ? 2                                                   \
-		  : (o) == O_JOBS    ? 3                                                   \
+#define BIT(o)                                                                                     \
+	(1ULL << ((o) == O_HELP	     ? 0                                                           \
+		  : (o) == O_VERBOSE ? 1                                                           \
+		  : (o) == O_QUIET   ? 2                                                           \
+		  : (o) == O_JOBS    ? 3                                                           \
 				     : (o)-O_TT + 4))
 
 static const struct option long_opts[] = {
@@ -78,31 +78,31 @@ static const struct option long_opts[] = {
 
 #define KERNEL_OPTS (BIT(O_KSRC) | BIT(O_CONFIG) | BIT(O_MAKE_JOBS))
 #define BOOT_OPTS   (KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR))
-#define SELECT_OPTS                                                                          \
-	(BIT(O_SUITE_DIR) | BIT(O_FILTER) | BIT(O_EXCLUDE) | BIT(O_SHUFFLE) | BIT(O_SHARD) | \
+#define SELECT_OPTS                                                                                \
+	(BIT(O_SUITE_DIR) | BIT(O_FILTER) | BIT(O_EXCLUDE) | BIT(O_SHUFFLE) | BIT(O_SHARD) |       \
 	 BIT(O_DURATIONS) | BIT(O_RERUN_FAILED) | BIT(O_RESULTS))
-#define RUN_OPTS                                                                             \
-	(BOOT_OPTS | SELECT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_REPEAT) |    \
-	 BIT(O_DETERMINISM) | BIT(O_VERBOSE) | BIT(O_QUIET) | BIT(O_JOBS) | BIT(O_RETRY) |   \
+#define RUN_OPTS                                                                                   \
+	(BOOT_OPTS | SELECT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_REPEAT) |          \
+	 BIT(O_DETERMINISM) | BIT(O_VERBOSE) | BIT(O_QUIET) | BIT(O_JOBS) | BIT(O_RETRY) |         \
 	 BIT(O_LIST))
 
-#define BOOT_HELP                                                                            \
-	"  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"                  \
-	"  --start=WHEN           guest clock at boot: Unix seconds, ISO-8601 or 'now'\n"      \
-	"                         (default 2024-01-01T00:00:00Z under time travel)\n"          \
-	"  --mem=SIZE             guest memory (default 256M, or the suite's mem=)\n"         \
-	"  --suite-dir=DIR        suites from DIR instead of the project's testsuites/\n"     \
-	"                         (its lib/ defaults to the project's)\n"                     \
+#define BOOT_HELP                                                                                  \
+	"  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"                       \
+	"  --start=WHEN           guest clock at boot: Unix seconds, ISO-8601 or 'now'\n"          \
+	"                         (default 2024-01-01T00:00:00Z under time travel)\n"              \
+	"  --mem=SIZE             guest memory (default 256M, or the suite's mem=)\n"              \
+	"  --suite-dir=DIR        suites from DIR instead of the project's testsuites/\n"          \
+	"                         (its lib/ defaults to the project's)\n"                          \
 	"  --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N   as for 'umlrun build'\n"
 
-#define SELECT_HELP                                                                          \
-	"  --filter=GLOB          only tests whose id (SUITE/tNNNN-name.sh) matches\n"        \
-	"  --exclude=GLOB         not the tests whose id matches (both repeatable)\n"         \
-	"  --rerun-failed         only the tests that failed in the last run\n"               \
-	"  --shard=K/N            only share K of N (for CI machines running in parallel;\n" \
-	"                         merge their results with 'umlrun merge')\n"                 \
-	"  --durations=FILE       test durations (results.json or 'ID SECONDS' lines) to\n"   \
-	"                         balance shards; every shard must use the same file\n"       \
+#define SELECT_HELP                                                                                \
+	"  --filter=GLOB          only tests whose id (SUITE/tNNNN-name.sh) matches\n"             \
+	"  --exclude=GLOB         not the tests whose id matches (both repeatable)\n"              \
+	"  --rerun-failed         only the tests that failed in the last run\n"                    \
+	"  --shard=K/N            only share K of N (for CI machines running in parallel;\n"       \
+	"                         merge their results with 'umlrun merge')\n"                      \
+	"  --durations=FILE       test durations (results.json or 'ID SECONDS' lines) to\n"        \
+	"                         balance shards; every shard must use the same file\n"            \
 	"  --shuffle[=SEED]       run in a random order; the seed is printed to replay it\n"
 
 static const struct command_desc {
@@ -170,7 +170,7 @@ static const struct command_desc {
 	  "  -h, --help             show this help\n" },
 	{ CMD_COMPARE, "compare",
 	  BOOT_OPTS | SELECT_OPTS | BIT(O_JOBS) | BIT(O_SAMPLE) | BIT(O_JSON) | BIT(O_TIMEOUT) |
-		  BIT(O_WALL_TIMEOUT),
+	      BIT(O_WALL_TIMEOUT),
 	  "Usage: umlrun compare [OPTIONS] [SUITE | SUITE/TEST ...]\n"
 	  "Run the tests with time travel off and in the chosen mode, in one go, and\n"
 	  "print per test and in total: simulated seconds, wall seconds each way and\n"
@@ -187,21 +187,21 @@ static const struct command_desc {
 };
 
 static const char main_usage[] =
-	"Usage: umlrun COMMAND [OPTIONS] [ARGS]\n"
-	"Run timer-bound Linux test suites in User-Mode Linux under time travel.\n"
-	"\n"
-	"Commands:\n"
-	"  build     build the time-travel kernel and the guest's root folder\n"
-	"  run       run test suites, report KTAP, write a results folder\n"
-	"  exec      run one command in a guest and exit with its status\n"
-	"  shell     boot a guest with an interactive shell\n"
-	"  list      list the test files\n"
-	"  merge     merge the results of shards run on several machines\n"
-	"  compare   time the tests with time travel off and on\n"
-	"  help      show help (also: umlrun COMMAND --help)\n"
-	"\n"
-	"Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure,\n"
-	"124 timeout, 128+N killed by signal N.\n";
+    "Usage: umlrun COMMAND [OPTIONS] [ARGS]\n"
+    "Run timer-bound Linux test suites in User-Mode Linux under time travel.\n"
+    "\n"
+    "Commands:\n"
+    "  build     build the time-travel kernel and the guest's root folder\n"
+    "  run       run test suites, report KTAP, write a results folder\n"
+    "  exec      run one command in a guest and exit with its status\n"
+    "  shell     boot a guest with an interactive shell\n"
+    "  list      list the test files\n"
+    "  merge     merge the results of shards run on several machines\n"
+    "  compare   time the tests with time travel off and on\n"
+    "  help      show help (also: umlrun COMMAND --help)\n"
+    "\n"
+    "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure,\n"
+    "124 timeout, 128+N killed by signal N.\n";
 
 static const struct command_desc *desc_of(enum command c)
 {
@@ -249,7 +249,8 @@ static bool valid_size(const char *s)
 {
 	size_t digits = strspn(s, "0123456789");
 
-	return digits > 0 && (s[digits] == '\0' || (strchr("KMG", s[digits]) && !s[digits + 1]));
+	return digits > 0 && s[0] != '0' &&
+	       (s[digits] == '\0' || (strchr("KMG", s[digits]) && !s[digits + 1]));
 }
 
 /* Options with a number: the bounds, and what the user is told. */
@@ -395,8 +396,9 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 		return uerr_set(e, EXIT_USAGE,
 				"exec: no command given; use 'umlrun exec -- COMMAND [ARG...]'");
 	if ((o->cmd == CMD_BUILD || o->cmd == CMD_SHELL) && o->nargs > 0)
-		return uerr_set(e, EXIT_USAGE, "%s: unexpected argument '%s'; see 'umlrun %s --help'",
-				d->name, o->args[0], d->name);
+		return uerr_set(e, EXIT_USAGE,
+				"%s: unexpected argument '%s'; see 'umlrun %s --help'", d->name,
+				o->args[0], d->name);
 	if (o->check_determinism && o->repeat < 2)
 		return uerr_set(e, EXIT_USAGE,
 				"--check-determinism needs --repeat=N with N of 2 or more");
@@ -419,6 +421,7 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 	const struct command_desc *d;
 	char **av = argv + 1;
 	int c;
+	int li = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->mode = TT_INF_CPU;
@@ -438,16 +441,25 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 	optind = 1;
 	opterr = 0;
 	/* "+": stop at the first non-option, so exec's command keeps its own. */
-	while ((c = getopt_long(argc - 1, av, "+hvqj:", long_opts, NULL)) != -1) {
-		/* After an option, optind is past it (and past its argument). */
-		const char *this = av[optind - 1];
+	while ((c = getopt_long(argc - 1, av, "+hvqj:", long_opts, &li)) != -1) {
+		/* The option as the user would name it, whatever form was used. */
+		char name[64];
+		const char *this = name;
+
+		if (c >= 256)
+			snprintf(name, sizeof(name), "--%s", long_opts[li].name);
+		else if (c == '?' || c == ':')
+			this = av[optind - 1];
+		else
+			snprintf(name, sizeof(name), "-%c", c);
 
 		if (c == '?' || c == ':') {
 			if (optopt && optopt < 256)
-				return uerr_set(e, EXIT_USAGE,
-						"%s: unknown option -%c or missing value; see 'umlrun "
-						"%s --help'",
-						d->name, optopt, d->name);
+				return uerr_set(
+				    e, EXIT_USAGE,
+				    "%s: unknown option -%c or missing value; see 'umlrun "
+				    "%s --help'",
+				    d->name, optopt, d->name);
 			return uerr_set(e, EXIT_USAGE,
 					"%s: unknown option %s or missing value; see 'umlrun %s "
 					"--help'",

@@ -44,8 +44,8 @@ struct opts {
 	bool verbose, quiet;
 	char **filters, **excludes; /* --filter/--exclude GLOBs */
 	size_t nfilters, nexcludes;
-	bool list;	    /* --list: print the selected tests, run nothing */
-	bool shuffle;	    /* --shuffle[=SEED] */
+	bool list;		 /* --list: print the selected tests, run nothing */
+	bool shuffle;		 /* --shuffle[=SEED] */
 	unsigned long long seed; /* 0: pick one */
 	bool rerun_failed;
 	const char *shard; /* --shard K/N, as given */

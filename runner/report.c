@@ -10,9 +10,8 @@
 
 const char *verdict_name(enum verdict v)
 {
-	static const char *const names[] = { "pass",    "fail",  "skip",
-					     "flaky",   "timeout", "crash",
-					     "interrupted" };
+	static const char *const names[] = { "pass",	"fail",	 "skip",       "flaky",
+					     "timeout", "crash", "interrupted" };
 
 	return names[v];
 }
@@ -107,7 +106,7 @@ static void json_str(struct strbuf *sb, const char *s)
 		else if (*p < 0x20)
 			sb_printf(sb, "\\u%04x", *p);
 		else
-			sb_add(sb, p, 1);
+			sb_add_utf8(sb, &p);
 	}
 	sb_adds(sb, "\"");
 }
@@ -210,7 +209,7 @@ static void xml_str(struct strbuf *sb, const char *s)
 		default:
 			/* XML 1.0 forbids most control characters. */
 			if (*p >= 0x20 || *p == '\n' || *p == '\t')
-				sb_add(sb, p, 1);
+				sb_add_utf8(sb, &p);
 		}
 	}
 }

@@ -37,7 +37,7 @@ struct record {
 	struct guest_outcome outcome;
 	struct ktap ktap;
 	enum verdict verdict;
-	char *reason; /* for the result line's directive */
+	char *reason;	     /* for the result line's directive */
 	int failed_attempts; /* with --retry: failures before this result */
 };
 
@@ -49,7 +49,7 @@ struct run_info {
 	const char *kernel_key;
 	const char *cmdline_example;
 	const char *shard; /* "K/N" when this run was one shard of a suite */
-	long long seed;    /* --shuffle seed, 0 for none */
+	long long seed;	   /* --shuffle seed, 0 for none */
 	double wall_seconds;
 	int exit_code;
 };

@@ -16,9 +16,9 @@
 
 struct job {
 	const struct test *t;
-	int attempt;	     /* 1..repeat */
-	int tries;	     /* runs so far of this attempt (--retry) */
-	char *first_out;     /* run 1's output (--check-determinism) */
+	int attempt;	 /* 1..repeat */
+	int tries;	 /* runs so far of this attempt (--retry) */
+	char *first_out; /* run 1's output (--check-determinism) */
 	char *first_err;
 };
 
@@ -221,7 +221,7 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	const struct sched_opts *so = s->so;
 	const struct test *t = job.t;
 	_cleanup_free_ char *base =
-		xasprintf("%s/%.*s", t->suite, (int)(strlen(t->file) - 3), t->file);
+	    xasprintf("%s/%.*s", t->suite, (int)(strlen(t->file) - 3), t->file);
 	_cleanup_free_ char *path = NULL;
 	_cleanup_free_ char *cmdline = NULL;
 	char **argv;
@@ -341,7 +341,6 @@ static void print_block(struct sched *s, struct slot *sl)
 		fflush(s->so->out);
 	}
 	fputs(sl->io.block.buf, s->so->run_ktap);
-
 }
 
 static void slot_finish(struct sched *s, struct slot *sl)
@@ -404,8 +403,8 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	emit(&sl->io, "%s %zu %s%s%s\n",
 	     v == V_PASS || v == V_SKIP || v == V_FLAKY ? "ok" : "not ok", s->res->nrec,
 	     sl->job.t->id, reason ? " # " : "", reason ? reason : "");
-	emit(&sl->io, "# %s: %s, %.3f simulated s, %.3f wall s\n", sl->job.t->id,
-	     verdict_name(v), o.sim_seconds, o.wall_seconds);
+	emit(&sl->io, "# %s: %s, %.3f simulated s, %.3f wall s\n", sl->job.t->id, verdict_name(v),
+	     o.sim_seconds, o.wall_seconds);
 	print_block(s, sl);
 	fflush(so->run_ktap);
 	s->done++;

@@ -31,15 +31,22 @@ int settings_parse(const char *text, const char *file, struct test *d, struct ue
 		if (!eq)
 			goto bad;
 		*eq++ = '\0';
+		/* The same bounds as --timeout and --wall-timeout. */
+		errno = 0;
 		if (!strcmp(line, "timeout")) {
 			d->timeout = strtol(eq, &end, 10);
-			if (*end || d->timeout <= 0)
+			if (errno || end == eq || *end || d->timeout <= 0 ||
+			    d->timeout > 100L * 365 * 86400)
 				goto bad;
 		} else if (!strcmp(line, "wall_timeout")) {
-			d->wall_timeout = (double)strtol(eq, &end, 10);
-			if (*end || d->wall_timeout <= 0)
+			long w = strtol(eq, &end, 10);
+
+			if (errno || end == eq || *end || w <= 0 || w > 7 * 86400)
 				goto bad;
+			d->wall_timeout = (double)w;
 		} else if (!strcmp(line, "mem")) {
+			if (!*eq || strspn(eq, "0123456789KMG") != strlen(eq) || eq[0] == '0')
+				goto bad;
 			free(d->mem);
 			d->mem = xstrdup(eq);
 		} else if (!strcmp(line, "cmdline")) {

@@ -48,7 +48,7 @@ struct session {
 	bool has_start;
 	int64_t start_secs;
 	uint64_t start_kernel;
-	uint64_t seed; /* --shuffle */
+	uint64_t seed;	   /* --shuffle */
 	enum tt_mode mode; /* of the run being prepared */
 };
 
@@ -124,9 +124,8 @@ static void resolve_start(struct session *s)
 	struct uerr e;
 
 	if (o->mode == TT_OFF && o->start)
-		die(EXIT_USAGE,
-				    "--start needs time travel: the kernel sets the guest clock "
-		    "only with --time-travel=basic or inf-cpu");
+		die(EXIT_USAGE, "--start needs time travel: the kernel sets the guest clock "
+				"only with --time-travel=basic or inf-cpu");
 	/* compare runs with time travel off too: no clock to set then. */
 	s->has_start = s->mode != TT_OFF;
 	if (!s->has_start)
@@ -320,7 +319,8 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	fprintf(ktap, "KTAP version 1\n1..%zu\n", total);
 	if (run->out) {
 		fprintf(run->out, "KTAP version 1\n1..%zu\n", total);
-		fprintf(run->out, "# kernel: %s\n# command line (per test, plus umlrun.test=...): %s\n",
+		fprintf(run->out,
+			"# kernel: %s\n# command line (per test, plus umlrun.test=...): %s\n",
 			s->kernel.binary, example);
 		if (o->shuffle)
 			fprintf(run->out, "# shuffle seed: %llu (replay with --shuffle=%llu)\n",
@@ -404,7 +404,7 @@ out:
 /* --sample N: the N tests whose ids hash lowest, a choice that never varies. */
 static void sample_tests(struct test_list *tests, int n)
 {
-	char (*h)[65] = xcalloc(tests->n, sizeof(*h));
+	char(*h)[65] = xcalloc(tests->n, sizeof(*h));
 	bool *keep = xcalloc(tests->n, sizeof(bool));
 
 	for (size_t i = 0; i < tests->n; i++) {
@@ -457,13 +457,14 @@ static void print_compare(const struct test_list *tests, const struct run *off,
 		woff += a->outcome.wall_seconds;
 		wtt += b->outcome.wall_seconds;
 		if (json)
-			printf("%s\n    {\"id\": \"%s\", \"result_off\": \"%s\", \"result\": \"%s\", "
-			       "\"sim_seconds\": %.3f, \"wall_off\": %.3f, \"wall\": %.3f, "
-			       "\"speedup\": %.2f}",
-			       i ? "," : "", b->test->id, verdict_name(a->verdict),
-			       verdict_name(b->verdict), b->outcome.sim_seconds,
-			       a->outcome.wall_seconds, b->outcome.wall_seconds,
-			       a->outcome.wall_seconds / b->outcome.wall_seconds);
+			printf(
+			    "%s\n    {\"id\": \"%s\", \"result_off\": \"%s\", \"result\": \"%s\", "
+			    "\"sim_seconds\": %.3f, \"wall_off\": %.3f, \"wall\": %.3f, "
+			    "\"speedup\": %.2f}",
+			    i ? "," : "", b->test->id, verdict_name(a->verdict),
+			    verdict_name(b->verdict), b->outcome.sim_seconds,
+			    a->outcome.wall_seconds, b->outcome.wall_seconds,
+			    a->outcome.wall_seconds / b->outcome.wall_seconds);
 		else
 			printf("%-44s %8s %12.3f %10.3f %10.3f %8.1fx\n", b->test->id,
 			       verdict_name(b->verdict), b->outcome.sim_seconds,
@@ -636,8 +637,8 @@ static const struct {
 	enum command cmd;
 	int (*fn)(const struct opts *o);
 } dispatch[] = {
-	{ CMD_BUILD, cmd_build }, { CMD_RUN, cmd_run },	  { CMD_EXEC, cmd_exec },
-	{ CMD_SHELL, cmd_shell }, { CMD_LIST, cmd_list }, { CMD_HELP, cmd_help },
+	{ CMD_BUILD, cmd_build },     { CMD_RUN, cmd_run },   { CMD_EXEC, cmd_exec },
+	{ CMD_SHELL, cmd_shell },     { CMD_LIST, cmd_list }, { CMD_HELP, cmd_help },
 	{ CMD_COMPARE, cmd_compare },
 };
 

@@ -442,3 +442,42 @@ char *cache_root(void)
 		return xasprintf("%s/umlrun", xdg);
 	return xasprintf("%s/.cache/umlrun", home && *home ? home : "/tmp");
 }
+
+size_t utf8_valid_len(const unsigned char *p)
+{
+	size_t n;
+	unsigned int cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* No overlong forms, no surrogates, nothing past U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void sb_add_utf8(struct strbuf *sb, const unsigned char **p)
+{
+	size_t n = utf8_valid_len(*p);
+
+	if (n == 0) {
+		sb_adds(sb, "\xef\xbf\xbd"); /* U+FFFD for a byte that is not UTF-8 */
+		return;
+	}
+	sb_add(sb, *p, n);
+	*p += n - 1;
+}

@@ -101,6 +101,13 @@ void sb_add(struct strbuf *sb, const void *data, size_t len);
 void sb_adds(struct strbuf *sb, const char *s);
 void sb_printf(struct strbuf *sb, const char *fmt, ...) UMLRUN_PRINTF(2, 3);
 void sb_release(struct strbuf *sb);
+/*
+ * Reports must be valid UTF-8 whatever a guest printed: the length of the
+ * valid sequence at p (1 to 4), or 0; sb_add_utf8 copies it, or U+FFFD
+ * for an invalid byte, and leaves *p on the sequence's last byte.
+ */
+size_t utf8_valid_len(const unsigned char *p);
+void sb_add_utf8(struct strbuf *sb, const unsigned char **p);
 char *sb_detach(struct strbuf *sb);
 
 /* Files. All return 0 or -errno. */

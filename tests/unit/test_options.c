@@ -148,7 +148,7 @@ static void test_bad_options(void)
 	{
 		char *argv[] = { "umlrun", "build", "--start=1", NULL };
 
-		usage_error(argv, "--start=1", "does not apply", "build --start=1");
+		usage_error(argv, "option --start does", "does not apply", "build --start=1");
 	}
 	{
 		char *argv[] = { "umlrun", "build", "-v", NULL };
@@ -158,17 +158,17 @@ static void test_bad_options(void)
 	{
 		char *argv[] = { "umlrun", "list", "--mem=1G", NULL };
 
-		usage_error(argv, "--mem=1G", "does not apply", "list --mem");
+		usage_error(argv, "option --mem does", "does not apply", "list --mem");
 	}
 	{
 		char *argv[] = { "umlrun", "shell", "--repeat=2", NULL };
 
-		usage_error(argv, "--repeat=2", "does not apply", "shell --repeat");
+		usage_error(argv, "option --repeat does", "does not apply", "shell --repeat");
 	}
 	{
 		char *argv[] = { "umlrun", "exec", "--results=x", "--", "true", NULL };
 
-		usage_error(argv, "--results=x", "does not apply", "exec --results");
+		usage_error(argv, "option --results does", "does not apply", "exec --results");
 	}
 	{
 		char *argv[] = { "umlrun", "build", "extra", NULL };
@@ -429,9 +429,68 @@ static void test_help(void)
 	has_str(command_usage(CMD_RUN), "--check-determinism", "run's usage names its options");
 }
 
+/* Options added for scale-out runs (issue 5) and the fixes they brought. */
+static void test_scale_options(void)
+{
+	struct opts o;
+	struct uerr e;
+
+	{
+		char *argv[] = { "umlrun", "build", "--start", "1", NULL };
+
+		usage_error(argv, "option --start does", NULL,
+			    "separate value: the option is named");
+	}
+	{
+		char *argv[] = { "umlrun", "run", "--mem=0", NULL };
+
+		usage_error(argv, "--mem=0", NULL, "--mem=0 is refused");
+	}
+	{
+		char *argv[] = { "umlrun",	"run",	       "-j",	      "3",
+				 "--retry=2",	"--filter=a*", "--filter=b*", "--exclude=c*",
+				 "--shuffle=7", "--shard=2/4", "smoke",	      NULL };
+
+		ok(parse(argv, &o, &e) == 0, "run scale options parse");
+		is_int(o.jobs, 3, "-j 3");
+		is_int(o.retry, 2, "--retry=2");
+		is_int((int)o.nfilters, 2, "two --filter");
+		is_int((int)o.nexcludes, 1, "one --exclude");
+		ok(o.shuffle && o.seed == 7, "--shuffle=7 keeps the seed");
+		is_str(o.shard, "2/4", "--shard kept as given");
+		is_int(o.nargs, 1, "the suite stays an argument");
+		opts_free(&o);
+	}
+	{
+		char *argv[] = { "umlrun", "run", "--shuffle=0", NULL };
+
+		usage_error(argv, "--shuffle=0", NULL, "a zero seed is refused");
+	}
+	{
+		char *argv[] = { "umlrun", "run", "--jobs=0", NULL };
+
+		usage_error(argv, "--jobs=0", "1 to 256", "-j 0 is refused");
+	}
+	{
+		char *argv[] = { "umlrun", "merge", "a", NULL };
+
+		usage_error(argv, "--output=DIR", NULL, "merge needs --output");
+	}
+	{
+		char *argv[] = { "umlrun", "compare", "--time-travel=off", NULL };
+
+		usage_error(argv, "compare", "basic or inf-cpu", "compare against off is refused");
+	}
+	{
+		char *argv[] = { "umlrun", "run", "--rerun-failed", "smoke", NULL };
+
+		usage_error(argv, "--rerun-failed", NULL, "--rerun-failed takes no tests");
+	}
+}
+
 int main(void)
 {
-	plan(149);
+	plan(149 + 24);
 	test_defaults();
 	test_modes();
 	test_commands();
@@ -441,5 +500,6 @@ int main(void)
 	test_mem();
 	test_timeout();
 	test_help();
+	test_scale_options();
 	return done_testing();
 }

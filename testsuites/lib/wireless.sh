@@ -5,7 +5,7 @@
 #
 #	test_description='WPA2-PSK'
 #	. ../lib/harness.sh
-#	. ../lib/wireless.sh
+#	. "$HARNESS_SUITE_DIR/../lib/wireless.sh"  # the harness cd-ed away
 #
 #	test_expect_success 'a WPA2-PSK station associates and passes data' '
 #		wl_setup &&
@@ -408,8 +408,10 @@ wl__capture () {
 	rm -f "$wl__fifo" && mkfifo "$wl__fifo" || return 1
 	$WL_IP link set hwsim0 up || return 1
 	# -Z root: Debian's tcpdump drops to a user the guest does not have.
-	tcpdump -Z root -i hwsim0 -U -w "$wl__pcap" \
-		>/dev/null 2>"$wl__fifo" </dev/null 6>&- 7>&- &
+	# -w - and the shell opening the file: tcpdump would chown a file it
+	# opened itself, which hostfs (/results) refuses.
+	tcpdump -Z root -i hwsim0 -U -w - \
+		>"$wl__pcap" 2>"$wl__fifo" </dev/null 6>&- 7>&- &
 	WL__CAP_PID=$!
 	# Both opens of the fifo block until the other side comes.
 	exec 8<"$wl__fifo"

@@ -24,12 +24,19 @@
 TIMERS_READ_NS=256
 TIMERS_SLOP_NS=200000000
 
+# The output also goes to the console (console.log on the host), where the
+# numbers of a passing test can be read too.
 probe () {
 	_tp_out=$1
 	shift
-	timerprobe "$@" >"$_tp_out" && return 0
-	say "timerprobe $* failed"
-	return 1
+	if ! timerprobe "$@" >"$_tp_out"; then
+		say "timerprobe $* failed"
+		return 1
+	fi
+	printf 'timerprobe %s\n' "$*" >&2
+	while IFS= read -r _tp_line; do
+		printf '  %s\n' "$_tp_line" >&2
+	done <"$_tp_out"
 }
 
 # Sets _tv to KEY's value in OUT, empty (and returns 1) if it has none.

@@ -1,7 +1,7 @@
 #!/bin/sh
 test_description='open networks: association, data, hidden SSID'
 . ../lib/harness.sh
-. ../lib/wireless.sh
+. "$HARNESS_SUITE_DIR/../lib/wireless.sh"
 
 test_expect_success 'a station joins an open AP and passes data' '
 	wl_setup &&

@@ -1,0 +1,56 @@
+# lib.sh - helpers shared by the benchmarks (sourced, POSIX sh).
+#
+# Figures come from umlrun's own results.json: simulated seconds as the
+# guest init measured them, wall seconds as the host measured them.
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+umlrun=$top/build/umlrun
+work=$(mktemp -d /tmp/umlrun-bench.XXXXXX)
+# As root the guests run as nobody, who must reach the stage in TMPDIR.
+chmod 755 "$work"
+trap 'rm -rf "$work"' EXIT INT TERM
+
+now() { date +%s.%N; }
+calc() { echo "$*" | bc -l; }
+
+# bench_run NAME [umlrun run options and tests]: one run into $work/NAME;
+# its exit status is kept in $rc, its folder in $dir.
+bench_run() {
+	name=$1
+	shift
+	"$umlrun" run --results="$work/$name" "$@" >"$work/$name.out" 2>&1
+	rc=$?
+	dir=$work/$name/latest
+	[ -f "$dir/results.json" ] || { cat "$work/$name.out" >&2; exit 3; }
+}
+
+# sum_field DIR KEY: the sum of a per-test numeric field of results.json.
+sum_field() {
+	grep -o "\"$2\": [0-9.]*" "$1/results.json" | awk '{ s += $2 } END { printf "%.3f", s }'
+}
+
+# run_wall DIR: the whole run's wall seconds.
+run_wall() {
+	sed -n 's/^  "wall_seconds": \([0-9.]*\),$/\1/p' "$1/results.json"
+}
+
+# fingerprint DIR: what must not change between runs: every test's id,
+# result, exit status, simulated seconds and subtests (one line per test).
+fingerprint() {
+	grep '^    {"id"' "$1/results.json" |
+		sed 's/"wall_seconds": [0-9.]*, //; s/"dir": "[^"]*", //' | sort
+}
+
+# same_results DIR...: 0 when every run has the fingerprint of the first.
+same_results() {
+	first=$1
+	shift
+	fingerprint "$first" >"$work/fp.first"
+	for d in "$@"; do
+		fingerprint "$d" >"$work/fp.other"
+		if ! cmp -s "$work/fp.first" "$work/fp.other"; then
+			diff "$work/fp.first" "$work/fp.other" | head -n 6 | sed 's/^/# /'
+			return 1
+		fi
+	done
+}

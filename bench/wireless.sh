@@ -1,0 +1,35 @@
+#!/bin/sh
+# wireless.sh - the wireless suite benchmark (issue 3): the suite's
+# simulated time, its wall time in inf-cpu and basic, two long tests with
+# time travel off, and identical results over 3 inf-cpu runs.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+"$umlrun" build >/dev/null
+echo "# wireless suite benchmark, $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+for i in 1 2 3; do
+	bench_run "inf$i" wireless
+	cp -R "$(readlink -f "$dir")" "$work/keep$i"
+	printf 'inf-cpu run %d: exit %d, %s simulated s, %s wall s\n' "$i" "$rc" \
+		"$(sum_field "$dir" sim_seconds)" "$(run_wall "$dir")"
+done
+bench_run basic --time-travel=basic wireless
+printf 'basic: exit %d, %s simulated s, %s wall s\n' "$rc" "$(sum_field "$dir" sim_seconds)" \
+	"$(run_wall "$dir")"
+if same_results "$work/keep1" "$work/keep2" "$work/keep3"; then
+	echo "identical results over 3 inf-cpu runs: yes"
+else
+	echo "identical results over 3 inf-cpu runs: NO"
+fi
+# The two longest tests by simulated time, again with time travel off.
+long=$(grep -o '"id": "[^"]*"\|"sim_seconds": [0-9.]*' "$work/keep1/results.json" |
+	paste - - | sed 's/"id": "\([^"]*\)".*"sim_seconds": \([0-9.]*\)/\2 \1/' |
+	sort -rn | head -n 2 | cut -d' ' -f2)
+for t in $long; do
+	sim=$(grep "\"id\": \"$t\"" "$work/keep1/results.json" | sed 's/.*"sim_seconds": \([0-9.]*\).*/\1/')
+	wall_tt=$(grep "\"id\": \"$t\"" "$work/keep1/results.json" | sed 's/.*"wall_seconds": \([0-9.]*\).*/\1/')
+	bench_run off --time-travel=off -j1 --wall-timeout=900 "$t"
+	wall_off=$(sum_field "$dir" wall_seconds)
+	printf '%s: %s simulated s; wall %s s off, %s s inf-cpu; simulated/wall in inf-cpu %.0f\n' \
+		"$t" "$sim" "$wall_off" "$wall_tt" "$(calc "$sim / $wall_tt")"
+done
