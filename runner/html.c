@@ -11,7 +11,6 @@
 #include "html.h"
 
 #include <dirent.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -63,7 +62,7 @@ static const char page_style[] =
     "border:1px solid #d0d7de;border-radius:6px}\n"
     "svg.chart text{font:12px system-ui,sans-serif;fill:#1f2328}\n"
     "svg.chart text.name{font-weight:600}svg.chart text.tick{fill:#59636e;font-size:11px}\n"
-    "svg.chart text.val{fill:#59636e;font-size:11px}\n"
+    "svg.chart text.val,svg.chart tspan.val{fill:#59636e;font-size:11px;font-weight:400}\n"
     "svg.chart line.grid{stroke:#d0d7de;stroke-dasharray:3 3}\n"
     "svg.chart .sim{fill:#2da44e}svg.chart .wall{fill:#8c959f}\n"
     "section.excerpt{margin:0 0 16px}\n"
@@ -231,8 +230,9 @@ static void html_header(struct strbuf *sb, const char *name, const struct run_in
 		sb_printf(sb, "<dt>shuffle seed</dt><dd>%lld</dd>\n", ri->seed);
 	sb_printf(sb, "<dt>exit code</dt><dd class=\"exit\">%d ", ri->exit_code);
 	esc(sb, exit_meaning(ri->exit_code));
-	sb_printf(sb, "</dd>\n<dt>time</dt><dd><span class=\"sim-total\">%.6f</span> simulated s in "
-		      "<span class=\"wall-total\">%.3f</span> wall s (the guests: %.3f wall s)</dd>\n",
+	sb_printf(sb,
+		  "</dd>\n<dt>time</dt><dd><span class=\"sim-total\">%.6f</span> simulated s in "
+		  "<span class=\"wall-total\">%.3f</span> wall s (the guests: %.3f wall s)</dd>\n",
 		  sim, ri->wall_seconds, wall);
 	sb_adds(sb, "</dl>\n");
 	html_totals(sb, r, n);
@@ -267,7 +267,8 @@ static bool is_artifact(const char *name)
 {
 	size_t n = strlen(name);
 
-	return (n > 5 && !strcmp(name + n - 5, ".pcap")) || (n > 4 && !strcmp(name + n - 4, ".log"));
+	return (n > 5 && !strcmp(name + n - 5, ".pcap")) ||
+	       (n > 4 && !strcmp(name + n - 4, ".log"));
 }
 
 /*
@@ -275,8 +276,8 @@ static bool is_artifact(const char *name)
  * their path below artifacts/ (label_at). The guest wrote these folders:
  * symlinks are not followed and the depth is bounded.
  */
-static void link_artifacts(struct strbuf *sb, const char *run_dir, const char *rel,
-			   size_t label_at, int depth)
+static void link_artifacts(struct strbuf *sb, const char *run_dir, const char *rel, size_t label_at,
+			   int depth)
 {
 	_cleanup_free_ char *full = xasprintf("%s/%s", run_dir, rel);
 	struct dirent **ents;
@@ -340,7 +341,8 @@ static void html_case(struct strbuf *sb, const struct ktap_case *c)
 {
 	const char *r = ktap_result_name(c->result);
 
-	sb_printf(sb, "<li class=\"case\"><span class=\"n\">%d</span><span class=\"r r-%s\">%s</span> ",
+	sb_printf(sb,
+		  "<li class=\"case\"><span class=\"n\">%d</span><span class=\"r r-%s\">%s</span> ",
 		  c->number, r, r);
 	esc(sb, c->title);
 	if (c->directive && c->directive[0]) {
@@ -393,10 +395,11 @@ static void html_subtests(struct strbuf *sb, const struct record *t)
 
 static void html_table(struct strbuf *sb, const char *run_dir, const struct record *r, size_t n)
 {
-	sb_adds(sb, "<h2>Test files</h2>\n<table class=\"tests\">\n<thead><tr><th>test file</th>"
-		    "<th>verdict</th><th class=\"num\">simulated s</th><th class=\"num\">wall s</th>"
-		    "<th class=\"num\">sim/wall</th><th>reason</th><th>logs</th></tr></thead>\n"
-		    "<tbody>\n");
+	sb_adds(sb,
+		"<h2>Test files</h2>\n<table class=\"tests\">\n<thead><tr><th>test file</th>"
+		"<th>verdict</th><th class=\"num\">simulated s</th><th class=\"num\">wall s</th>"
+		"<th class=\"num\">sim/wall</th><th>reason</th><th>logs</th></tr></thead>\n"
+		"<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		html_row(sb, run_dir, &r[i], i);
 		html_subtests(sb, &r[i]);

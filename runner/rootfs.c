@@ -161,7 +161,12 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 
 		st = run_argv(argv, log_fd);
 	}
-	if (st != 0 || rename(tmp, *dir) < 0) {
+	/* Another umlrun may have finished the same folder first: use theirs. */
+	if (st == 0 && rename(tmp, *dir) < 0 && is_dir(*dir)) {
+		rm_rf(tmp);
+		return 0;
+	}
+	if (st != 0 || !is_dir(*dir)) {
 		rm_rf(tmp);
 		free(steal_ptr(dir));
 		return uerr_set(e, EXIT_INFRA,

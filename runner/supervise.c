@@ -412,7 +412,12 @@ void guest_finish(struct guest *g, struct guest_outcome *o)
 		 * group, so another guest's processes are never touched.
 		 */
 		kill(-g->pid, SIGKILL);
-		while (waitpid(-g->pid, NULL, WNOHANG) > 0)
+		/*
+		 * Block until the whole group is gone: the linux process is
+		 * reaped already, so its children were all handed to us before
+		 * it died, and a WNOHANG loop could return while they still die.
+		 */
+		while (waitpid(-g->pid, NULL, 0) > 0 || errno == EINTR)
 			;
 	}
 	/* The writers are gone: what is still buffered is the last word. */

@@ -150,6 +150,15 @@ static char *suites_dir(const struct session *s)
 	return dir;
 }
 
+/* The stage to remove however umlrun ends, die() included. */
+static struct stage *live_stage;
+
+static void remove_live_stage(void)
+{
+	if (live_stage)
+		stage_destroy(live_stage);
+}
+
 static void prepare_stage(struct session *s)
 {
 	_cleanup_free_ char *suites = suites_dir(s);
@@ -158,6 +167,8 @@ static void prepare_stage(struct session *s)
 
 	if (stage_create(&s->stage, s->kernel.binary, s->rootfs, suites, lib, &e) < 0)
 		uerr_die(&e);
+	live_stage = &s->stage;
+	atexit(remove_live_stage);
 }
 
 static void session_end(struct session *s)
@@ -364,6 +375,14 @@ static void check_inputs(struct session *s)
 
 	if (s->o->start && s->o->mode != TT_OFF && start_parse(s->o->start, &ignored, &e) < 0)
 		uerr_die(&e);
+	if (s->o->cmd == CMD_RUN || s->o->cmd == CMD_COMPARE) {
+		const char *dir = s->o->results_dir ? s->o->results_dir : "results";
+
+		if (mkdir_p(dir, 0755) < 0 || access(dir, W_OK) < 0)
+			die_sys(EXIT_USAGE,
+				"results folder %s is not writable; give another with --results",
+				dir);
+	}
 }
 
 static int cmd_run(const struct opts *o)

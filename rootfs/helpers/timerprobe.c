@@ -1398,8 +1398,11 @@ static void race_print(int n)
 static void align_to_tick_grid(void)
 {
 	int64_t t = mono();
+	int64_t start = (t / (60 * NSEC_PER_SEC) + 1) * 60 * NSEC_PER_SEC + NSEC_PER_SEC / 4;
 
-	sleep_abs(CLOCK_MONOTONIC, (t / NSEC_PER_SEC + 1) * NSEC_PER_SEC + NSEC_PER_SEC / 4);
+	sleep_abs(CLOCK_MONOTONIC, start - 50000000);
+	while (mono() < start)
+		;
 }
 
 static int cmd_race(int argc, char **argv)

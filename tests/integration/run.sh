@@ -44,7 +44,10 @@ check() {
 }
 # nothing_left: no guest process, no staging or umid folder survives.
 nothing_left() {
-	! pgrep -f "$TMPDIR/umlrun" >/dev/null && [ -z "$(ls -A "$TMPDIR")" ]
+	left=$(pgrep -af "$TMPDIR/umlrun"; ls -A "$TMPDIR")
+	[ -z "$left" ] && return 0
+	echo "$left" | sed 's/^/# left: /'
+	return 1
 }
 results=$work/results
 R="--results=$results --suite-dir=$suites"
@@ -138,7 +141,7 @@ run "$umlrun" run $R ilong
 check "a test past its simulated-time limit ends as a timeout (124)"
 
 run "$umlrun" run $R itest/t0004-crash.sh itest/t0001-pass.sh
-[ $rc -eq 3 ] && grep -q "^not ok 1 itest/t0004-crash.sh # ERROR Kernel panic" "$work/out"
+[ $rc -eq 3 ] && grep -q "^not ok [12] itest/t0004-crash.sh # ERROR Kernel panic" "$work/out"
 check "a kernel panic is a crash (exit 3) named in the result"
 grep -q "^    ok 1 reported before the crash" "$work/out" &&
 	grep -q '"name": "reported before the crash", "result": "pass"' "$results/latest/results.json"

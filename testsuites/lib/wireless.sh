@@ -403,7 +403,7 @@ wl_uptime () {
 # complete at any point and can be read while the test runs. Returns once
 # tcpdump listens: its "listening on" line is read from a fifo.
 wl__capture () {
-	wl__pcap=$WL_ART/$WL_TAG.pcap
+	WL_PCAP=$WL_ART/$WL_TAG.pcap
 	wl__fifo=$HARNESS_TRASH_DIR/tcpdump.fifo
 	rm -f "$wl__fifo" && mkfifo "$wl__fifo" || return 1
 	$WL_IP link set hwsim0 up || return 1
@@ -411,7 +411,7 @@ wl__capture () {
 	# -w - and the shell opening the file: tcpdump would chown a file it
 	# opened itself, which hostfs (/results) refuses.
 	tcpdump -Z root -i hwsim0 -U -w - \
-		>"$wl__pcap" 2>"$wl__fifo" </dev/null 6>&- 7>&- &
+		>"$WL_PCAP" 2>"$wl__fifo" </dev/null 6>&- 7>&- &
 	WL__CAP_PID=$!
 	# Both opens of the fifo block until the other side comes.
 	exec 8<"$wl__fifo"
@@ -441,9 +441,30 @@ wl__stop_capture () {
 	[ "$wl__cst" = 0 ] || wl__note "tcpdump exited with status $wl__cst"
 }
 
-# wl_air [tcpdump filter]: the capture so far, decoded, one frame a line.
+# wl_air [tcpdump filter]: the capture so far, decoded, one frame a line
+# (-e: with the 802.11 addresses).
 wl_air () {
-	tcpdump -r "$WL_ART/$WL_TAG.pcap" -n -e "$@" 2>/dev/null
+	tcpdump -Z root -r "$WL_PCAP" -n -e "$@" 2>"$HARNESS_TRASH_DIR/air.err" && return 0
+	say "wireless: cannot read the capture: $(cat "$HARNESS_TRASH_DIR/air.err")"
+	return 1
+}
+
+# wl_air_has TEXT: some frame of the capture so far shows TEXT (a fixed
+# string, as in `tcpdump -e` output).
+wl_air_has () {
+	wl_air >"$HARNESS_TRASH_DIR/air" || return 1
+	grep -qF -- "$1" "$HARNESS_TRASH_DIR/air" && return 0
+	say "wireless: no frame in $WL_PCAP shows '$1'"
+	return 1
+}
+
+# wl_air_lacks TEXT: no frame of the capture so far shows TEXT.
+wl_air_lacks () {
+	wl_air >"$HARNESS_TRASH_DIR/air" || return 1
+	grep -F -- "$1" "$HARNESS_TRASH_DIR/air" >"$HARNESS_TRASH_DIR/air.hits" || return 0
+	say "wireless: frames in $WL_PCAP show '$1':"
+	say "$(head -n 3 "$HARNESS_TRASH_DIR/air.hits")"
+	return 1
 }
 
 # ---- Test setup and cleanup ----------------------------------------------------

@@ -1,9 +1,9 @@
 #!/bin/sh
-test_description='open networks: association, data, hidden SSID'
+test_description='open networks: association, data in clear, hidden SSID'
 . ../lib/harness.sh
 . "$HARNESS_SUITE_DIR/../lib/wireless.sh"
 
-test_expect_success 'a station joins an open AP and passes data' '
+test_expect_success 'a station joins an open AP and passes data in clear' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
 	wl_ap ap0 <<-\EOF &&
@@ -22,9 +22,60 @@ test_expect_success 'a station joins an open AP and passes data' '
 	wl_ip sta0 10.0.0.2/24 &&
 	wl_ping sta0 10.0.0.1 &&
 	wl_ping ap0 10.0.0.2 &&
-	# Open: the echo requests cross the air in clear.
-	wl_air icmp >air &&
-	grep -q "10.0.0.2 > 10.0.0.1: ICMP echo request" air
+	# No encryption: the air shows the echo requests themselves.
+	wl_air_has "10.0.0.2 > 10.0.0.1: ICMP echo request" &&
+	wl_air_has "Beacon (umlrun-open)"
+'
+
+test_expect_success 'a hidden SSID is found by a directed probe (scan_ssid=1)' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	wl_ap ap0 <<-\EOF &&
+	ssid=umlrun-hidden
+	ignore_broadcast_ssid=1
+	EOF
+	wl_sta sta0 <<-\EOF &&
+	network={
+		ssid="umlrun-hidden"
+		key_mgmt=NONE
+		scan_ssid=1
+	}
+	EOF
+	wl_connected sta0 &&
+	test "$(wl_status sta0 ssid)" = umlrun-hidden &&
+	wl_ip ap0 10.0.0.1/24 &&
+	wl_ip sta0 10.0.0.2/24 &&
+	wl_ping sta0 10.0.0.1 &&
+	# Beacons carry an empty SSID; only the probe exchange names it.
+	wl_air_has "Beacon () " &&
+	wl_air_lacks "Beacon (umlrun-hidden)" &&
+	wl_air_has "Probe Request (umlrun-hidden)" &&
+	wl_air_has "Probe Response (umlrun-hidden)"
+'
+
+test_expect_success 'without scan_ssid a hidden SSID is not found' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	wl_ap ap0 <<-\EOF &&
+	ssid=umlrun-hidden
+	ignore_broadcast_ssid=1
+	EOF
+	wl_sta sta0 <<-\EOF &&
+	network={
+		ssid="umlrun-hidden"
+		key_mgmt=NONE
+		disabled=1
+	}
+	EOF
+	# Enable the network only once the monitor is attached.
+	wl_wait sta0 -t 60 -n 2 -c "ENABLE_NETWORK 0" \
+		CTRL-EVENT-NETWORK-NOT-FOUND >events &&
+	test_line_count = 2 events &&
+	# The scan did see the AP, without a name.
+	wl_ctl sta0 SCAN_RESULTS >scan &&
+	grep -q "^$(wl_addr ap0)	" scan &&
+	! grep -q umlrun-hidden scan &&
+	test "$(wl_status sta0 wpa_state)" != COMPLETED
 '
 
 test_done
