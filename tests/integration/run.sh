@@ -104,6 +104,17 @@ run "$umlrun" build
 [ $rc -eq 0 ] && grep -q "(cached;" "$work/out"
 check "a second umlrun build finds everything cached"
 
+# A fragment asking for an option this kernel does not have: configured,
+# checked after olddefconfig, refused with the option and its origin named.
+printf '# no such option in Linux\nCONFIG_UMLRUN_NO_SUCH_OPTION=y\n' >"$work/bad.config"
+run "$umlrun" build --config="$work/bad.config"
+[ $rc -eq 2 ] && grep -q "CONFIG_UMLRUN_NO_SUCH_OPTION=y ($work/bad.config:2)" "$work/err"
+check "a fragment option the kernel lacks exits 2 naming it and its line"
+printf 'CONFIG_HOSTFS\n' >"$work/malformed.config"
+run "$umlrun" build --config="$work/malformed.config"
+[ $rc -eq 2 ] && grep -q "malformed.config:1: not a config line" "$work/err"
+check "a malformed fragment line exits 2 naming file and line"
+
 # ---- outcomes ----
 run "$umlrun" run $R itest/t0001-pass.sh
 [ $rc -eq 0 ] && grep -q "^ok 1 itest/t0001-pass.sh" "$work/out"
