@@ -267,7 +267,9 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	dprintf(sl->io.console_fd, "# %s\n", cmdline);
 	if (sl->io.live)
 		erase_progress(s);
-	if (so->repeat > 1)
+	if (so->quiet)
+		; /* result lines only */
+	else if (so->repeat > 1)
 		emit(&sl->io, "# %s (run %d)\n", t->id, job.attempt);
 	else
 		emit(&sl->io, "# %s\n", t->id);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "boot.h"
+#include "html.h"
 #include "kernel_cache.h"
 #include "ktap.h"
 #include "options.h"
@@ -282,6 +283,7 @@ static void write_reports(struct session *s, struct run *run, const char *exampl
 {
 	_cleanup_free_ char *json = xasprintf("%s/results.json", run->dir);
 	_cleanup_free_ char *junit = xasprintf("%s/junit.xml", run->dir);
+	_cleanup_free_ char *html = xasprintf("%s/report.html", run->dir);
 	struct run_info ri = {
 		.mode = tt_mode_name(run->mode),
 		.has_start = s->has_start,
@@ -297,7 +299,8 @@ static void write_reports(struct session *s, struct run *run, const char *exampl
 	struct uerr e;
 
 	if (report_write_json(json, &ri, run->res.rec, run->res.nrec, &e) < 0 ||
-	    report_write_junit(junit, &ri, run->res.rec, run->res.nrec, &e) < 0)
+	    report_write_junit(junit, &ri, run->res.rec, run->res.nrec, &e) < 0 ||
+	    report_write_html(html, run->dir, &ri, run->res.rec, run->res.nrec, &e) < 0)
 		warn("%s", e.msg);
 }
 
