@@ -326,9 +326,9 @@ static bool retry(struct sched *s, struct slot *sl, const char *reason)
 	rm_rf(aside);
 	if (rename(sl->abs, aside) < 0)
 		warn_sys("cannot keep %s", sl->abs);
-	emit(&sl->io, "# %s failed (%s); retrying (%d of %d)\n", j.t->id,
-	     reason ? reason : "failed", j.tries, s->so->retry);
-	j.tries++;
+	/* j.tries already counts the run that just failed. */
+	emit(&sl->io, "# %s failed%s%s%s; retrying (%d of %d)\n", j.t->id, reason ? " (" : "",
+	     reason ? reason : "", reason ? ")" : "", j.tries, s->so->retry);
 	enqueue(s, j);
 	return true;
 }
@@ -405,8 +405,9 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	emit(&sl->io, "%s %zu %s%s%s\n",
 	     v == V_PASS || v == V_SKIP || v == V_FLAKY ? "ok" : "not ok", s->res->nrec,
 	     sl->job.t->id, reason ? " # " : "", reason ? reason : "");
-	emit(&sl->io, "# %s: %s, %.3f simulated s, %.3f wall s\n", sl->job.t->id, verdict_name(v),
-	     o.sim_seconds, o.wall_seconds);
+	if (!so->quiet)
+		emit(&sl->io, "# %s: %s, %.3f simulated s, %.3f wall s\n", sl->job.t->id,
+		     verdict_name(v), o.sim_seconds, o.wall_seconds);
 	print_block(s, sl);
 	fflush(so->run_ktap);
 	s->done++;

@@ -331,14 +331,16 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	example = argv ? strv_join(argv) : xstrdup("");
 	strv_free(argv);
 	fprintf(ktap, "KTAP version 1\n1..%zu\n", total);
-	if (run->out) {
+	if (run->out)
 		fprintf(run->out, "KTAP version 1\n1..%zu\n", total);
+	/* The shuffle seed is printed even when quiet: it replays the order. */
+	if (run->out && o->shuffle)
+		fprintf(run->out, "# shuffle seed: %llu (replay with --shuffle=%llu)\n",
+			(unsigned long long)s->seed, (unsigned long long)s->seed);
+	if (run->out && !o->quiet) {
 		fprintf(run->out,
 			"# kernel: %s\n# command line (per test, plus umlrun.test=...): %s\n",
 			s->kernel.binary, example);
-		if (o->shuffle)
-			fprintf(run->out, "# shuffle seed: %llu (replay with --shuffle=%llu)\n",
-				(unsigned long long)s->seed, (unsigned long long)s->seed);
 	}
 	so = (struct sched_opts){
 		.base = base,

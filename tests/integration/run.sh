@@ -176,6 +176,32 @@ run "$umlrun" run $R --repeat=2 --check-determinism itest/t0005-random.sh
 [ $rc -eq 1 ] && grep -q "not deterministic: run 1 and run 2 differ at result output line 3" "$work/out"
 check "--check-determinism fails a test whose output differs, showing where"
 
+# ---- several guests, selection, retries, compare ----
+run "$umlrun" run $R -j2 itest/t0001-pass.sh itest/t0002-fail.sh itest/t0006-clock.sh
+# Every test's block (its "# id" header to its result line) is contiguous.
+awk '/^# itest\/t[0-9]+-[a-z-]+\.sh$/ { if (open) bad = 1; open = $2 }
+	/^(not )?ok [0-9]+ itest\// { if ($0 !~ open) bad = 1; open = "" }
+	END { exit bad || open != "" }' "$work/out" && [ $rc -eq 1 ]
+check "-j2 keeps each test's KTAP block whole"
+run "$umlrun" run $R --retry=2 itest/t0002-fail.sh
+[ $rc -eq 1 ] && grep -q "retrying (2 of 2)" "$work/out" &&
+	[ -d "$results/latest/itest/t0002-fail.try1" ] && grep -q "^not ok 1 itest/t0002-fail.sh" "$work/out"
+check "--retry runs a failing test again and keeps each try's folder"
+run "$umlrun" run $R --list --filter='itest/t000[12]*' --exclude='*fail*'
+[ $rc -eq 0 ] && [ "$(cat "$work/out")" = itest/t0001-pass.sh ]
+check "--filter and --exclude select by test id"
+run "$umlrun" run $R --list --shuffle=42 itest
+cp "$work/out" "$work/order1"
+run "$umlrun" run $R --list --shuffle=42 itest
+"$umlrun" list --suite-dir="$suites" itest >"$work/plain"
+cmp -s "$work/out" "$work/order1" && ! cmp -s "$work/out" "$work/plain" &&
+	[ "$(sort "$work/out")" = "$(sort "$work/plain")" ]
+check "--shuffle=SEED gives the same order every time"
+run "$umlrun" compare --json $R itest/t0007-short-sleep.sh
+[ $rc -eq 0 ] && grep -q '"sim_seconds": 2.0' "$work/out" &&
+	awk -F'"speedup": ' '/"speedup"/ { split($2, a, "[},]"); if (a[1] + 0 < 2) exit 1 }' "$work/out"
+check "compare runs off and inf-cpu and reports a speedup"
+
 # ---- exec ----
 run "$umlrun" exec -- sh -c 'echo out; echo err >&2; exit 7'
 [ $rc -eq 7 ] && [ "$(cat "$work/out")" = out ] && grep -q '^err$' "$work/err"
