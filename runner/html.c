@@ -44,7 +44,8 @@ static const char page_style[] =
     "table.tests th,table.tests td{padding:6px 10px;vertical-align:top}\n"
     "tr.test td{border-top:1px solid #d0d7de}\n"
     "td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
-    "td.id{font-weight:600;overflow-wrap:anywhere}td.links a{margin-right:8px}\n"
+    "td.id{font-weight:600;white-space:nowrap}\n"
+    "td.links a{margin-right:10px;white-space:nowrap;display:inline-block}\n"
     "tr.subtests td{padding-top:0;color:#59636e;font-size:13px}\n"
     "summary{cursor:pointer}ul.cases{list-style:none;margin:4px 0 6px;padding-left:18px}\n"
     "ul.cases .n{display:inline-block;min-width:2.2em;color:#59636e}\n"
@@ -231,8 +232,9 @@ static void html_header(struct strbuf *sb, const char *name, const struct run_in
 	sb_printf(sb, "<dt>exit code</dt><dd class=\"exit\">%d ", ri->exit_code);
 	esc(sb, exit_meaning(ri->exit_code));
 	sb_printf(sb,
-		  "</dd>\n<dt>time</dt><dd><span class=\"sim-total\">%.6f</span> simulated s in "
-		  "<span class=\"wall-total\">%.3f</span> wall s (the guests: %.3f wall s)</dd>\n",
+		  "</dd>\n<dt>time</dt><dd><span class=\"sim-total\">%.6f</span> s simulated, "
+		  "<span class=\"wall-total\">%.3f</span> s wall (the guests together: %.3f s "
+		  "wall)</dd>\n",
 		  sim, ri->wall_seconds, wall);
 	sb_adds(sb, "</dl>\n");
 	html_totals(sb, r, n);

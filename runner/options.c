@@ -318,6 +318,7 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		o->quiet = true;
 		return 0;
 	case O_TT:
+		o->mode_given = true;
 		if (tt_mode_parse(arg, &o->mode) < 0)
 			return uerr_set(e, EXIT_USAGE,
 					"--time-travel=%s: unknown mode; use off, basic or inf-cpu",

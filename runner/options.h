@@ -27,6 +27,7 @@ struct opts {
 	const char *cmd_name;
 	bool help;
 	enum tt_mode mode;
+	bool mode_given;   /* --time-travel was on the command line */
 	const char *start; /* --start, as given */
 	const char *mem;
 	const char *results_dir;

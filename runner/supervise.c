@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sched.h>
+#include <sys/syscall.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
@@ -195,6 +197,72 @@ static void close_channels(struct chan ch[CH_N])
 	}
 }
 
+/*
+ * Hands the terminal to a process group. UML reads the console from a
+ * group of its own (so one kill ends all of it); it must be the terminal's
+ * foreground group or reading would stop it. Taking the terminal back from
+ * the background raises SIGTTOU, which is blocked around the call.
+ */
+static void terminal_to(pid_t pgid)
+{
+	sigset_t ttou, old;
+
+	if (!isatty(0))
+		return;
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, &old);
+	tcsetpgrp(0, pgid);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
+ * As root, the guest starts as PID 1 of a PID namespace of its own: when
+ * that process dies the kernel kills every other process in the namespace,
+ * so no UML helper survives even a SIGKILLed umlrun (PR_SET_PDEATHSIG ends
+ * the linux process itself). Unprivileged, a plain fork: the process group
+ * and the subreaper then do that work, short of a SIGKILLed umlrun.
+ */
+static pid_t fork_guest(void)
+{
+	if (geteuid() == 0) {
+		pid_t pid =
+		    (pid_t)syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, NULL, NULL, NULL, NULL);
+
+		if (pid >= 0 || errno != EPERM)
+			return pid;
+	}
+	return fork();
+}
+
+/*
+ * PID 1 of the guest's namespace. UML must not be that process: the
+ * kernel shields a namespace's init from its own signals, so the abort()
+ * that ends a panicked UML would hang instead. This init runs linux as its
+ * child, reaps whatever is orphaned, and exits with linux's status
+ * (128+N for a signal, as a shell would say). Its death ends the namespace.
+ */
+UMLRUN_NORETURN static void be_namespace_init(char **argv)
+{
+	int st;
+	pid_t w, pid = fork();
+
+	if (pid < 0)
+		_exit(126);
+	if (pid == 0) {
+		execv(argv[0], argv);
+		dprintf(2, "%s: cannot run %s: %s\n", prog_name, argv[0], strerror(errno));
+		_exit(127);
+	}
+	for (;;) {
+		w = wait(&st);
+		if (w == pid)
+			_exit(WIFEXITED(st) ? WEXITSTATUS(st) : EXIT_SIGNAL_BASE + WTERMSIG(st));
+		if (w < 0 && errno != EINTR)
+			_exit(126);
+	}
+}
+
 /* In the child: fds 0-5 as the command line expects, then exec. */
 UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 				       struct chan ch[CH_N], pid_t parent)
@@ -203,8 +271,9 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 	sigset_t set;
 	int fds[6];
 
-	if (!g->shell)
-		setpgid(0, 0);
+	setpgid(0, 0);
+	if (g->shell)
+		terminal_to(getpid()); /* before exec: linux reads the terminal at once */
 	if (g->shell) {
 		fds[0] = dup(0);
 		fds[1] = dup(1);
@@ -237,7 +306,8 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 	}
 	/* After setuid, which clears it; and if umlrun died already, stop. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
+	/* In a PID namespace of its own the parent is outside: getppid() is 0. */
+	if (getppid() != parent && getppid() != 0)
 		_exit(126);
 	{
 		char *tmp = xasprintf("%s/g%d/uml", g->stage->dir, g->index);
@@ -246,6 +316,8 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 	}
 	watched_set(&set);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	if (getpid() == 1)
+		be_namespace_init(argv);
 	execv(argv[0], argv);
 	dprintf(2, "%s: cannot run %s: %s\n", prog_name, argv[0], strerror(errno));
 	_exit(127);
@@ -294,7 +366,7 @@ int guest_start(const struct guest_spec *g, const struct guest_io *io, double wa
 	}
 	gu->t0 = now();
 	parent = getpid();
-	gu->pid = fork();
+	gu->pid = fork_guest();
 	if (gu->pid < 0) {
 		uerr_sys(e, EXIT_INFRA, "fork");
 		goto fail;
@@ -302,8 +374,10 @@ int guest_start(const struct guest_spec *g, const struct guest_io *io, double wa
 	if (gu->pid == 0)
 		exec_guest(g, argv, gu->ch, parent);
 	/* Also here: whichever of parent and child runs first, the group exists. */
-	if (!g->shell)
-		setpgid(gu->pid, gu->pid);
+	setpgid(gu->pid, gu->pid);
+	/* The shell's guest owns the terminal while it runs (see guest_finish). */
+	if (g->shell)
+		terminal_to(gu->pid);
 	for (int i = 0; i < CH_N; i++)
 		closep(&gu->ch[i].guest), gu->ch[i].guest = -1;
 	strv_free(argv);
@@ -325,13 +399,16 @@ int guest_pollfds(const struct guest *g, struct pollfd *pf)
 	for (int i = 0; i < CH_N; i++)
 		if (g->ch[i].host >= 0)
 			pf[n++] = (struct pollfd){ .fd = g->ch[i].host, .events = POLLIN };
+	/* The shell's terminal: only its hangup matters (events 0). */
+	if (g->spec->shell)
+		pf[n++] = (struct pollfd){ .fd = 0, .events = 0 };
 	return n;
 }
 
-/* The guest's process group, or the process alone for an interactive shell. */
+/* The guest's process group: the linux process and all it started. */
 static void kill_guest(struct guest *g)
 {
-	kill(g->spec->shell ? g->pid : -g->pid, SIGKILL);
+	kill(-g->pid, SIGKILL);
 }
 
 void guest_handle(struct guest *g, const struct pollfd *pf, int n)
@@ -339,6 +416,12 @@ void guest_handle(struct guest *g, const struct pollfd *pf, int n)
 	for (int i = 0; i < n; i++) {
 		if (!pf[i].revents)
 			continue;
+		if (pf[i].fd == 0) {
+			/* The terminal went away: nobody will type "exit". */
+			if (pf[i].revents & (POLLHUP | POLLERR | POLLNVAL))
+				guest_interrupt(g, SIGHUP);
+			continue;
+		}
 		if (pf[i].fd == g->tfd) {
 			uint64_t ticks;
 
@@ -374,6 +457,16 @@ void guest_interrupt(struct guest *g, int sig)
 		kill_guest(g);
 }
 
+/* The signal that ended linux: directly, or as 128+N from the namespace init. */
+static int killed_by(int status)
+{
+	if (WIFSIGNALED(status))
+		return WTERMSIG(status);
+	if (WIFEXITED(status) && WEXITSTATUS(status) > EXIT_SIGNAL_BASE)
+		return WEXITSTATUS(status) - EXIT_SIGNAL_BASE;
+	return 0;
+}
+
 /* Names the outcome from what init said, the clock, the console, the status. */
 static void decide(struct guest *g)
 {
@@ -391,10 +484,10 @@ static void decide(struct guest *g)
 		snprintf(o->detail, sizeof(o->detail), "wall-clock limit of %g s", g->wall_timeout);
 	} else if (g->st.crashed) {
 		o->end = GUEST_CRASH;
-	} else if (WIFSIGNALED(o->uml_status)) {
+	} else if (killed_by(o->uml_status)) {
 		o->end = GUEST_KILLED;
 		snprintf(o->detail, sizeof(o->detail), "linux killed by signal %d (%s)",
-			 WTERMSIG(o->uml_status), strsignal(WTERMSIG(o->uml_status)));
+			 killed_by(o->uml_status), strsignal(killed_by(o->uml_status)));
 	} else {
 		o->end = GUEST_CRASH;
 		snprintf(o->detail, sizeof(o->detail),
@@ -405,7 +498,9 @@ static void decide(struct guest *g)
 
 void guest_finish(struct guest *g, struct guest_outcome *o)
 {
-	if (!g->spec->shell) {
+	if (g->spec->shell)
+		terminal_to(getpgrp());
+	{
 		/*
 		 * UML's helpers may outlive the linux process. They are in its
 		 * process group, and as subreaper we inherit them: reap by

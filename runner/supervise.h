@@ -58,7 +58,7 @@ int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall
  * and guest_handle; on SIGCHLD guest_check_exit, true once the linux
  * process is reaped; then guest_finish, which frees the guest.
  */
-#define GUEST_MAX_FDS 5
+#define GUEST_MAX_FDS 6
 struct guest;
 struct pollfd;
 int guest_start(const struct guest_spec *g, const struct guest_io *io, double wall_timeout,

@@ -612,10 +612,22 @@ static int cmd_exec(const struct opts *o)
 
 static int cmd_shell(const struct opts *o)
 {
+	struct opts shell = *o;
+
 	if (!isatty(0))
 		die(EXIT_USAGE,
 		    "shell: stdin is not a terminal; use 'umlrun exec -- CMD' to run a command");
-	return boot_one(o, NULL, true);
+	/*
+	 * A guest waiting for keystrokes is idle, and under time travel idle
+	 * time is skipped: the clock races ahead and the CPU spins. So the
+	 * shell runs in real time unless asked otherwise.
+	 */
+	if (!o->mode_given) {
+		shell.mode = TT_OFF;
+		note("shell: time travel off (an idle guest would race its clock); "
+		     "--time-travel=MODE to choose");
+	}
+	return boot_one(&shell, NULL, true);
 }
 
 /* ---- build, list, help --------------------------------------------- */

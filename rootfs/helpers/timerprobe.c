@@ -40,7 +40,7 @@
  *                                    N timers with pseudo-random expiries
  *                                    within SPAN: did they fire in order?
  *   spin N                           N iterations of CPU work
- *   race [ITERS]                     two threads race on a counter while a
+ *   race [ITERS [fifo|cfs]]          two threads race on a counter while a
  *                                    timer signal interrupts them
  *
  * A DUR is an integer with an optional unit: ns (the default), us, ms, s,
@@ -71,6 +71,7 @@
 #include <linux/futex.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1310,7 +1311,16 @@ static int cmd_spin(int argc, char **argv)
  * and burns a little CPU.  A periodic POSIX timer's signal handler adds
  * 1 to the same counter, unlocked too.  The log of who did what, in
  * the order it happened, is the interleaving; lost updates show the race
- * was real.  Under inf-cpu both are the same on every run.
+ * was real.
+ *
+ * Under inf-cpu the outcome is a function of the guest's history: two
+ * guests booted alike and running the same commands race alike.  Within
+ * one guest, though, background kernel work (kworkers, the RNG thread)
+ * wakes at other points of each run and, under the normal CFS policy,
+ * preempts a racer at a different point.  So by default the racers run
+ * SCHED_FIFO (when the probe may: root): nothing else preempts them, they
+ * switch only where they sleep, and the log is the same on every run of
+ * the same guest too.  "race ITERS cfs" keeps the normal policy.
  */
 #define RACE_LOG_MAX (1 << 20)
 
@@ -1387,27 +1397,12 @@ static void race_print(int n)
 	put_int("runs", runs);
 }
 
-/*
- * Sleeps to the next whole second of CLOCK_MONOTONIC plus 250 ms.  Linux
- * 6.1 puts the scheduler tick on multiples of the tick period
- * (tick_init_jiffy_update() in kernel/time/tick-sched.c), and timers set
- * with round_jiffies() land on whole seconds: starting at the same phase
- * of both puts every tick-driven preemption at the same point of the race
- * in every run, which is what makes the race repeatable under inf-cpu.
- */
-static void align_to_tick_grid(void)
-{
-	int64_t t = mono();
-	int64_t start = (t / (60 * NSEC_PER_SEC) + 1) * 60 * NSEC_PER_SEC + NSEC_PER_SEC / 4;
-
-	sleep_abs(CLOCK_MONOTONIC, start - 50000000);
-	while (mono() < start)
-		;
-}
-
 static int cmd_race(int argc, char **argv)
 {
 	int64_t iters = argc > 1 ? arg_int("iterations", argv[1], 1, 200000) : 2000;
+	static const char *const policies[] = { "fifo", "cfs", NULL };
+	bool fifo = argc <= 2 || arg_word("policy", argv[2], policies) == 0;
+	struct sched_param sp = { .sched_priority = 1 };
 	struct racer r[2] = { { .name = 'A', .seed = 1, .iters = iters },
 			      { .name = 'B', .seed = 2, .iters = iters } };
 	struct sigaction sa = { .sa_handler = on_race_timer };
@@ -1422,8 +1417,12 @@ static int cmd_race(int argc, char **argv)
 	if (sigaction(SIGRTMIN, &sa, NULL))
 		die_sys("sigaction");
 	sev.sigev_notify = SIGEV_SIGNAL;
+	/* The threads inherit the policy (PTHREAD_INHERIT_SCHED). */
+	if (fifo && sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		warn("cannot use SCHED_FIFO (%s): racing under CFS", strerror(errno));
+		fifo = false;
+	}
 	sev.sigev_signo = SIGRTMIN;
-	align_to_tick_grid();
 	t0 = mono();
 	tm = posix_timer_new(&sev);
 	posix_timer_arm(tm, t0 + 500000, 500000);
@@ -1448,6 +1447,7 @@ static int cmd_race(int argc, char **argv)
 		h *= 0x100000001b3ULL;
 	}
 	put_int("iterations", iters);
+	put_str("policy", fifo ? "fifo" : "cfs");
 	put_int("timer_signals", atomic_load(&race.timer_hits));
 	put_int("counter", race.counter);
 	put_int("lost_updates", 2 * iters + atomic_load(&race.timer_hits) - race.counter);
@@ -1483,7 +1483,7 @@ static const struct command {
 	{ "threads", 1, 3, cmd_threads, "N [ROUNDS [STEP]]" },
 	{ "order", 2, 4, cmd_order, "N SEED [SPAN [timerfd|posix]]" },
 	{ "spin", 1, 1, cmd_spin, "N" },
-	{ "race", 0, 1, cmd_race, "[ITERS]" },
+	{ "race", 0, 2, cmd_race, "[ITERS [fifo|cfs]]" },
 };
 
 static void usage(void)

@@ -878,6 +878,29 @@ ok 1 passes
 EOF
 	expect_rc 143
 	report
+
+	check 'timeout(1) on the whole process group: the log is flushed, nothing is left'
+	mkdir "$work/art" "$work/tmp"
+	write group <<\EOF
+. ../lib/harness.sh
+test_expect_success 'spins' '
+	echo spinning now &&
+	while :; do :; done
+'
+test_done
+EOF
+	(cd "$suite" && TMPDIR="$work/tmp" UMLRUN_ARTIFACTS="$work/art" \
+		timeout 2 $shell group.sh >"$work/out" 2>"$work/err")
+	rc=$?
+	expect_out <<\EOF
+KTAP version 1
+# interrupted by SIGTERM during test 1: spins
+EOF
+	expect_rc 124
+	expect_line "$work/art/harness.log" 'spinning now'
+	[ -z "$(ls "$work/tmp")" ] || bad "left in TMPDIR: $(ls "$work/tmp")"
+	rm -rf "$work/art" "$work/tmp"
+	report
 }
 
 # ---- Main ----------------------------------------------------------------------

@@ -213,6 +213,26 @@ run "$umlrun" exec -- /no/such/program
 [ $rc -eq 127 ]
 check "exec of a missing program exits 127"
 
+# ---- the interactive shell, driven through a terminal (tmux) ----
+# wait_screen TEXT: until the shell's screen shows TEXT (at most 30 s).
+wait_screen() {
+	i=0
+	while ! tmux -L umlrun-itest capture-pane -p -t sh 2>/dev/null | grep -q "$1"; do
+		[ $i -ge 150 ] && return 1
+		sleep 0.2
+		i=$((i + 1))
+	done
+}
+tmux -L umlrun-itest new-session -d -s sh -x 100 -y 30 \
+	"$umlrun shell --suite-dir=$suites; echo shell-exit=\$?; sleep 30"
+wait_screen '/suite #' && tmux -L umlrun-itest send-keys -t sh 'echo marker-$((6*7)); ls' Enter &&
+	wait_screen 'marker-42' && tmux -L umlrun-itest send-keys -t sh 'exit' Enter &&
+	wait_screen 'shell-exit=0' && tmux -L umlrun-itest capture-pane -p -t sh | grep -q itest
+check "umlrun shell gives an interactive shell in /suite that exits cleanly"
+tmux -L umlrun-itest kill-server 2>/dev/null
+nothing_left
+check "nothing is left behind after the shell"
+
 # ---- SIGTERM to umlrun itself ----
 "$umlrun" run $R --time-travel=off itest/t0006-clock.sh >"$work/out" 2>"$work/err" &
 pid=$!

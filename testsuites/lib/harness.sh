@@ -76,7 +76,7 @@ _harness_lazy_names=' '
 _harness_trace=
 _harness_immediate=
 _harness_keep=
-_harness_copier_pid=
+_harness_copying=		# set while a copier feeds harness.log
 _harness_log=
 _harness_signal=		# set by a signal trap for the exit trap
 _harness_title=
@@ -195,18 +195,23 @@ _harness_open_console () {
 	}
 	_harness_log=$UMLRUN_ARTIFACTS/harness.log
 	_harness_sentinel="harness-console-end-$$-${_harness_dir##*/}"
-	# Opened read-write so that neither side blocks in open(2); the copier
-	# writes one line to it when it has finished.
-	exec 6<>"$_harness_dir/done"
-	# The extra subshell keeps the copier out of this shell's jobs: a body's
-	# bare `wait` would otherwise wait for it forever.
+	# The copier holds the only write end of the done fifo, so the harness's
+	# read there returns once the copier has finished, whichever way it
+	# ends; a pid to poll could be a zombie or reused. The extra subshell
+	# keeps the copier out of this shell's jobs, or a body's bare `wait`
+	# would wait for it forever. It ignores the signals that end a run
+	# (timeout(1) and Ctrl-C hit the whole process group) so that the
+	# harness, stopping on them, still finds it there to flush the log.
 	(
-		_harness_copy <"$_harness_dir/console" >&2 3>>"$_harness_log" &
-		echo $! >"$_harness_dir/copier.pid"
+		trap '' HUP INT TERM
+		_harness_copy <"$_harness_dir/console" >&2 3>>"$_harness_log" \
+			6>"$_harness_dir/done" &
 	)
-	# Blocks until the copier opens its end of the fifo.
+	# The copier opens the fifos in this order too; each open blocks until
+	# the other side arrives.
 	exec 7>"$_harness_dir/console"
-	read -r _harness_copier_pid <"$_harness_dir/copier.pid"
+	exec 6<"$_harness_dir/done"
+	_harness_copying=t
 }
 
 # The copier: the fifo on stdin, the console on stdout, the log on fd 3.
@@ -226,19 +231,16 @@ _harness_copy () {
 		printf '%s\n' "$_harness_l"
 		printf '%s\n' "$_harness_l" >&3
 	done
-	echo done >&6
 }
 
 _harness_close_console () {
-	if [ -n "$_harness_copier_pid" ]; then
+	if [ -n "$_harness_copying" ]; then
 		printf '%s\n' "$_harness_sentinel" >&7
 		exec 7>&-
-		# kill -0 guards against waiting for a copier someone killed.
-		if kill -0 "$_harness_copier_pid" 2>/dev/null; then
-			read -r _harness_l <&6
-		fi
-		exec 6>&-
-		_harness_copier_pid=
+		# End of file: the copier is done.
+		read -r _harness_l <&6
+		exec 6<&-
+		_harness_copying=
 	else
 		exec 7>&-
 	fi

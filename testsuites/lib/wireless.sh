@@ -261,12 +261,17 @@ wl_ap () {
 	mkdir -p "$WL_HOSTAPD_DIR" &&
 	wl__start "$1" hostapd "$wl__ap_conf" "$wl__ap_log" \
 		hostapd -dd -t -f "$wl__ap_log" "$wl__ap_conf" || return 1
-	if ! wl_wait "$1" -w "$WL_START_TIMEOUT" -t "$WL_START_TIMEOUT" \
-		-s STATUS state=ENABLED AP-ENABLED >/dev/null; then
-		say "wireless: hostapd on $1 did not come up"
-		wl__show_log "$wl__ap_log"
-		return 1
-	fi
+	# hostapd exits when its interface fails (AP-DISABLED), which ends the
+	# wait at once; the state line or event tells which way it went.
+	wl__got=$(wl_wait "$1" -w "$WL_START_TIMEOUT" -t "$WL_START_TIMEOUT" \
+		-s STATUS state=ENABLED state=DISABLED AP-ENABLED AP-DISABLED)
+	case $wl__got in
+	*DISABLED*) ;;
+	*ENABLED*) return 0 ;;
+	esac
+	say "wireless: hostapd on $1 did not come up"
+	wl__show_log "$wl__ap_log"
+	return 1
 }
 
 # wl_sta NAME [FILE]: start wpa_supplicant on radio NAME with the
@@ -332,19 +337,26 @@ wl_stop () {
 }
 
 # wl_ctl NAME [wpactl OPTIONS] CMD...: a control command to NAME's daemon;
-# prints the reply, fails on FAIL.
+# prints the reply. A FAIL reply (or no reply) fails, with a diagnostic.
 wl_ctl () {
 	wl__d=$(wl__ctrl_dir "$1") || return 1
 	eval "wl__p=\${WL__PID_$1-}"
 	wl__i=$1
 	shift
-	wpactl -p "$wl__d" -i "$wl__i" ${wl__p:+-P "$wl__p"} "$@"
+	wpactl -p "$wl__d" -i "$wl__i" ${wl__p:+-P "$wl__p"} "$@" \
+		>"$HARNESS_TRASH_DIR/ctl.out" 2>"$HARNESS_TRASH_DIR/ctl.err"
+	wl__st=$?
+	cat "$HARNESS_TRASH_DIR/ctl.out"
+	[ "$wl__st" = 0 ] && return 0
+	say "wireless: '$*' to $wl__i failed: $(cat "$HARNESS_TRASH_DIR/ctl.out" "$HARNESS_TRASH_DIR/ctl.err")"
+	return $wl__st
 }
 
 # wl_wait NAME [-w S] [wait OPTIONS] EVENT...: `wpactl wait` on NAME's
 # daemon (see rootfs/helpers/wpactl.c): -t SECONDS, -n COUNT, -T, -c CMD,
-# -x SHELLCMD, -s CMD. Prints the matching events. A daemon that exits
-# meanwhile ends the wait at once.
+# -x SHELLCMD, -s CMD. Prints the matching events as they come. A daemon
+# that exits meanwhile ends the wait at once. On a timeout the last events
+# seen become diagnostics of the test.
 wl_wait () {
 	wl__d=$(wl__ctrl_dir "$1") || return 1
 	eval "wl__p=\${WL__PID_$1-}"
@@ -355,7 +367,29 @@ wl_wait () {
 		wl__w="-w $2"
 		shift 2
 	fi
-	wpactl -p "$wl__d" -i "$wl__i" ${wl__p:+-P "$wl__p"} $wl__w wait "$@"
+	wpactl -p "$wl__d" -i "$wl__i" ${wl__p:+-P "$wl__p"} $wl__w wait "$@" \
+		>"$HARNESS_TRASH_DIR/wait.out" 2>"$HARNESS_TRASH_DIR/wait.err"
+	wl__st=$?
+	# Kept for the reader of the artifacts, with what was waited for.
+	{
+		echo "# wait $* (status $wl__st at $(wl_uptime) s)"
+		cat "$HARNESS_TRASH_DIR/wait.out"
+		[ "$wl__st" = 0 ] || cat "$HARNESS_TRASH_DIR/wait.err"
+	} >>"$WL_ART/$WL_TAG-$wl__i.events"
+	cat "$HARNESS_TRASH_DIR/wait.out"
+	[ "$wl__st" = 0 ] && return 0
+	say "wireless: waiting on $wl__i for $*: $(cat "$HARNESS_TRASH_DIR/wait.err")"
+	return $wl__st
+}
+
+# wl_authorized AP STA: hostapd on AP lists station STA as authorized
+# (associated, and through its 4-way handshake or 802.1X).
+wl_authorized () {
+	wl__mac=$(wl_addr "$2") &&
+	wl_ctl "$1" STA "$wl__mac" >"$HARNESS_TRASH_DIR/sta" || return 1
+	grep -q "^flags=.*\[AUTHORIZED\]" "$HARNESS_TRASH_DIR/sta" && return 0
+	say "wireless: $1 does not list $2 ($wl__mac) as authorized: $(cat "$HARNESS_TRASH_DIR/sta")"
+	return 1
 }
 
 # wl_connected NAME [SECONDS]: station NAME has completed its connection
@@ -389,6 +423,26 @@ wl_intervals () {
 	say "wireless: $(cat "$HARNESS_TRASH_DIR/intervals")"
 	say "$(cat "$1")"
 	return 1
+}
+
+# wl_range_cmd NAME on|off: a shell command that puts radio NAME in or out
+# of range of every other radio (hwsim's "group" in debugfs: frames only
+# pass between radios sharing a group bit). Out of range, the radio
+# neither hears nor is heard, and nothing tells its peers: it is gone, as a
+# laptop that walked away. For `wl_wait OTHER -x`.
+wl_range_cmd () {
+	wl__g=/sys/kernel/debug/ieee80211/$1/hwsim/group
+	[ -w "$wl__g" ] || { say "wireless: no $wl__g (debugfs?)"; return 1; }
+	case $2 in
+	on) echo "echo 1 >$wl__g" ;;
+	off) echo "echo 0 >$wl__g" ;;
+	*) say "wireless: wl_range_cmd NAME on|off, not '$2'"; return 1 ;;
+	esac
+}
+
+# wl_range NAME on|off: the same, done now.
+wl_range () {
+	wl__c=$(wl_range_cmd "$1" "$2") && eval "$wl__c"
 }
 
 # wl_uptime: seconds since boot (simulated under time travel).

@@ -40,14 +40,21 @@ test_expect_success TIME_TRAVEL 'the same seed gives the same order; another see
 '
 
 # Each of 200 threads sleeps (clock_nanosleep, TIMER_ABSTIME) 5 times; the
-# deadlines of all threads interleave 1 ms apart in a shuffled order.
-test_expect_success TIME_TRAVEL '200 threads with interleaved deadlines wake in deadline order' '
+# deadlines of all threads interleave 1 ms apart in a shuffled order. A
+# thread logs its wakeup when it gets the CPU: in basic mode the guest's
+# CPU work takes real time, and on a busy host a thread can still be
+# waiting for the CPU when the next deadline passes, so the order is only
+# checked under inf-cpu.
+test_expect_success TIME_TRAVEL '200 threads with interleaved deadlines wake, none early' '
 	probe out threads 200 5 1ms &&
 	check out wakeups = 1000 &&
+	check out min_late_ns -ge 50000
+'
+
+test_expect_success INF_CPU '... and in deadline order, each < 50 us + 768 ns late' '
+	probe out threads 200 5 1ms &&
 	check out in_order = 1 &&
-	check out min_late_ns -ge 50000 &&
-	_timers_bound 768 &&
-	check_num "max_late_ns - slack" $(( $(val out max_late_ns) - 50000 )) -lt $_tb
+	check_num "max_late_ns - slack" $(( $(val out max_late_ns) - 50000 )) -lt 768
 '
 
 test_done

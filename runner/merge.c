@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: MIT
+/*
+ * merge.c - one run folder from the shards' run folders (see merge.h).
+ *
+ * The phases: load every shard, check that they are the N distinct
+ * shards of one split, order the records by id, then build the folder
+ * beside OUT (test folders first, reports last) and rename it into place.
+ * Any failure removes the temporary folder: OUT is never half-written.
+ */
+#define _GNU_SOURCE
+#include "merge.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "html.h"
+#include "report.h"
+#include "results_read.h"
+#include "shard.h"
+
+struct shards {
+	struct loaded_run *runs; /* as given */
+	size_t nruns;
+	int n;	     /* N, the number of shards */
+	size_t *idx; /* idx[k - 1]: the run that is shard k */
+};
+
+static void shards_free(struct shards *s)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		results_free(&s->runs[i]);
+	free(s->runs);
+	free(s->idx);
+}
+
+static int load_all(char *const *dirs, size_t ndirs, struct shards *s, struct uerr *e)
+{
+	s->runs = xcalloc(ndirs, sizeof(*s->runs));
+	for (size_t i = 0; i < ndirs; i++) {
+		if (results_load(dirs[i], &s->runs[i], e) < 0)
+			return -1;
+		s->nruns = i + 1;
+	}
+	return 0;
+}
+
+/* ---- are these the N shards of one run? ---- */
+
+static int shard_of(const struct loaded_run *lr, int *k, int *n, struct uerr *e)
+{
+	struct uerr why;
+
+	if (!lr->info.shard)
+		return uerr_set(e, EXIT_USAGE,
+				"%s is not a shard's run: its results.json has no \"shard\" "
+				"(run it with --shard K/N)",
+				lr->dir);
+	if (shard_parse(lr->info.shard, k, n, &why) < 0)
+		return uerr_set(e, EXIT_USAGE, "%s: %s", lr->dir, why.msg);
+	return 0;
+}
+
+static int check_shards(struct shards *s, struct uerr *e)
+{
+	const struct loaded_run *first = &s->runs[0];
+	int k, n;
+
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct loaded_run *lr = &s->runs[i];
+
+		if (shard_of(lr, &k, &n, e) < 0)
+			return -1;
+		if (i == 0) {
+			s->n = n;
+			s->idx = xcalloc((size_t)n, sizeof(*s->idx));
+			for (int j = 0; j < n; j++)
+				s->idx[j] = SIZE_MAX;
+		} else if (n != s->n) {
+			return uerr_set(
+			    e, EXIT_USAGE,
+			    "%s is shard %s but %s is shard %s: not shards of one split",
+			    first->dir, first->info.shard, lr->dir, lr->info.shard);
+		}
+		if (s->idx[k - 1] != SIZE_MAX)
+			return uerr_set(e, EXIT_USAGE, "%s and %s are both shard %d/%d",
+					s->runs[s->idx[k - 1]].dir, lr->dir, k, n);
+		s->idx[k - 1] = i;
+	}
+	for (int j = 0; j < s->n; j++)
+		if (s->idx[j] == SIZE_MAX)
+			return uerr_set(
+			    e, EXIT_USAGE,
+			    "shard %d/%d is missing: give the run folder of every shard", j + 1,
+			    s->n);
+	return 0;
+}
+
+/* ---- the merged records ---- */
+
+struct entry {
+	struct record rec; /* a shallow copy: the loaded run owns its strings */
+	size_t run;	   /* which shard's run */
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->rec.test->id, y->rec.test->id);
+
+	if (c)
+		return c;
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return x->rec.attempt - y->rec.attempt;
+}
+
+/* Every record, ordered by id; a test that ran in two shards is refused. */
+static int collect(const struct shards *s, struct entry **out, size_t *nout, struct uerr *e)
+{
+	size_t n = 0, total = 0;
+	struct entry *v;
+
+	for (size_t i = 0; i < s->nruns; i++)
+		total += s->runs[i].n;
+	v = xcalloc(total ? total : 1, sizeof(*v));
+	for (size_t i = 0; i < s->nruns; i++)
+		for (size_t j = 0; j < s->runs[i].n; j++)
+			v[n++] = (struct entry){ s->runs[i].rec[j], i };
+	qsort(v, n, sizeof(*v), cmp_entry);
+	for (size_t i = 1; i < n; i++) {
+		const struct loaded_run *a = &s->runs[v[i - 1].run], *b = &s->runs[v[i].run];
+
+		if (v[i].run != v[i - 1].run && !strcmp(v[i].rec.test->id, v[i - 1].rec.test->id)) {
+			uerr_set(e, EXIT_USAGE, "test %s ran in two shards: %s (%s) and %s (%s)",
+				 v[i].rec.test->id, a->info.shard, a->dir, b->info.shard, b->dir);
+			free(v);
+			return -1;
+		}
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+/* ---- the test folders ---- */
+
+static int copy_file(const char *src, const char *dst, mode_t mode, struct uerr *e)
+{
+	_cleanup_close_ int in = open(src, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int out = -1;
+	char buf[65536];
+	ssize_t r;
+
+	if (in < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot read %s", src);
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode & 07777);
+	if (out < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot create %s", dst);
+	while ((r = read(in, buf, sizeof(buf))) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return uerr_sys(e, EXIT_INFRA, "cannot read %s", src);
+		for (ssize_t done = 0, w; done < r; done += w) {
+			w = write(out, buf + done, (size_t)(r - done));
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w < 0)
+				return uerr_sys(e, EXIT_INFRA, "cannot write %s", dst);
+		}
+	}
+	if (close(steal_fd(&out)) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot write %s", dst);
+	return 0;
+}
+
+/* A hard link costs nothing; across filesystems, a copy. */
+static int link_or_copy(const char *src, const char *dst, const struct stat *st, struct uerr *e)
+{
+	if (link(src, dst) == 0)
+		return 0;
+	if (errno == EEXIST)
+		return uerr_set(e, EXIT_USAGE, "%s: another shard has this file too", src);
+	if (errno != EXDEV && errno != EPERM && errno != EMLINK && errno != ENOTSUP)
+		return uerr_sys(e, EXIT_INFRA, "cannot link %s to %s", src, dst);
+	return copy_file(src, dst, st->st_mode, e);
+}
+
+static int copy_link(const char *src, const char *dst, struct uerr *e)
+{
+	char target[4096];
+	ssize_t len = readlink(src, target, sizeof(target) - 1);
+
+	if (len < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot read the link %s", src);
+	target[len] = '\0';
+	if (symlink(target, dst) == 0)
+		return 0;
+	if (errno == EEXIST)
+		return uerr_set(e, EXIT_USAGE, "%s: another shard has this file too", src);
+	return uerr_sys(e, EXIT_INFRA, "cannot create the link %s", dst);
+}
+
+static int copy_tree(const char *src, const char *dst, struct uerr *e);
+
+/* One entry of a folder; sockets and fifos are not logs and are left out. */
+static int copy_entry(const char *src, const char *dst, struct uerr *e)
+{
+	struct stat st;
+
+	if (lstat(src, &st) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot read %s", src);
+	if (S_ISDIR(st.st_mode))
+		return copy_tree(src, dst, e);
+	if (S_ISLNK(st.st_mode))
+		return copy_link(src, dst, e);
+	if (S_ISREG(st.st_mode))
+		return link_or_copy(src, dst, &st, e);
+	return 0;
+}
+
+/* Folders merge: two shards may both have SUITE/, never the same file. */
+static int copy_tree(const char *src, const char *dst, struct uerr *e)
+{
+	DIR *d;
+	struct dirent *de;
+	int r = 0;
+
+	if (mkdir(dst, 0755) < 0 && (errno != EEXIST || !is_dir(dst)))
+		return uerr_sys(e, EXIT_INFRA, "cannot create %s", dst);
+	d = opendir(src);
+	if (!d)
+		return uerr_sys(e, EXIT_INFRA, "cannot read %s", src);
+	while (r == 0 && (de = readdir(d))) {
+		_cleanup_free_ char *from = NULL;
+		_cleanup_free_ char *to = NULL;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		from = xasprintf("%s/%s", src, de->d_name);
+		to = xasprintf("%s/%s", dst, de->d_name);
+		r = copy_entry(from, to, e);
+	}
+	closedir(d);
+	return r;
+}
+
+/* Every folder at the top of a shard's run folder holds test folders. */
+static int copy_test_dirs(const struct loaded_run *lr, const char *tmp, struct uerr *e)
+{
+	DIR *d = opendir(lr->dir);
+	struct dirent *de;
+	int r = 0;
+
+	if (!d)
+		return uerr_sys(e, EXIT_USAGE, "cannot read %s", lr->dir);
+	while (r == 0 && (de = readdir(d))) {
+		_cleanup_free_ char *from = NULL;
+		_cleanup_free_ char *to = NULL;
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		from = xasprintf("%s/%s", lr->dir, de->d_name);
+		if (lstat(from, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		to = xasprintf("%s/%s", tmp, de->d_name);
+		r = copy_tree(from, to, e);
+	}
+	closedir(d);
+	return r;
+}
+
+/* ---- the reports ---- */
+
+static const char *directive_word(enum ktap_result r)
+{
+	return r == KTAP_SKIP ? "SKIP" : r == KTAP_XFAIL || r == KTAP_XPASS ? "TODO" : NULL;
+}
+
+static void ktap_case_line(struct strbuf *sb, const struct ktap_case *c)
+{
+	const char *word = directive_word(c->result);
+	bool passed = c->result != KTAP_FAIL && c->result != KTAP_XFAIL;
+
+	sb_printf(sb, "    %sok %d %s", passed ? "" : "not ", c->number, c->title);
+	if (word)
+		sb_printf(sb, " # %s%s%s", word, c->directive[0] ? " " : "", c->directive);
+	sb_adds(sb, "\n");
+}
+
+/* Record i of n as sched.c prints it: a header, the subtests, the result. */
+static void ktap_record(struct strbuf *sb, const struct record *r, size_t i, size_t n)
+{
+	const struct record *t = &r[i];
+	bool passed = t->verdict == V_PASS || t->verdict == V_SKIP || t->verdict == V_FLAKY;
+	bool repeated = t->attempt > 1 || (i + 1 < n && !strcmp(r[i + 1].test->id, t->test->id));
+
+	if (repeated)
+		sb_printf(sb, "# %s (run %d)\n", t->test->id, t->attempt);
+	else
+		sb_printf(sb, "# %s\n", t->test->id);
+	if (t->ktap.skip_all)
+		sb_printf(sb, "    1..0 # SKIP %s\n",
+			  t->ktap.skip_reason ? t->ktap.skip_reason : "");
+	for (size_t j = 0; j < t->ktap.ncases; j++)
+		ktap_case_line(sb, &t->ktap.cases[j]);
+	sb_printf(sb, "%s %zu %s%s%s\n", passed ? "ok" : "not ok", i + 1, t->test->id,
+		  t->reason ? " # " : "", t->reason ? t->reason : "");
+}
+
+/* The ktap.txt one machine running every shard's tests would have written. */
+static int write_ktap(const char *path, const struct record *r, size_t n, struct uerr *e)
+{
+	struct strbuf sb = { 0 };
+	int ret;
+
+	sb_printf(&sb, "KTAP version 1\n1..%zu\n", n);
+	for (size_t i = 0; i < n; i++)
+		ktap_record(&sb, r, i, n);
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	sb_release(&sb);
+	if (ret < 0) {
+		errno = -ret;
+		return uerr_sys(e, EXIT_INFRA, "cannot write %s", path);
+	}
+	return 0;
+}
+
+/* Shard 1's run information; the longest wall time; the exit code. */
+static struct run_info merged_info(const struct shards *s, const struct record *r, size_t n)
+{
+	struct run_info ri = s->runs[s->idx[0]].info;
+	int interrupted = 0;
+
+	ri.shard = NULL;
+	ri.wall_seconds = 0;
+	for (int k = 0; k < s->n; k++) {
+		const struct run_info *si = &s->runs[s->idx[k]].info;
+
+		if (si->wall_seconds > ri.wall_seconds)
+			ri.wall_seconds = si->wall_seconds;
+		if (!interrupted && si->exit_code > EXIT_SIGNAL_BASE)
+			interrupted = si->exit_code;
+	}
+	ri.exit_code = interrupted ? interrupted : exit_code_of(r, n);
+	return ri;
+}
+
+static int write_reports(const struct shards *s, const char *tmp, const struct record *r, size_t n,
+			 struct uerr *e)
+{
+	_cleanup_free_ char *json = xasprintf("%s/results.json", tmp);
+	_cleanup_free_ char *junit = xasprintf("%s/junit.xml", tmp);
+	_cleanup_free_ char *ktap = xasprintf("%s/ktap.txt", tmp);
+	_cleanup_free_ char *html = xasprintf("%s/report.html", tmp);
+	struct run_info ri = merged_info(s, r, n);
+
+	if (report_write_json(json, &ri, r, n, e) < 0 ||
+	    report_write_junit(junit, &ri, r, n, e) < 0 || write_ktap(ktap, r, n, e) < 0 ||
+	    report_write_html(html, tmp, &ri, r, n, e) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- putting it together ---- */
+
+/* OUT must be new (or an empty folder, which rename(2) replaces). */
+static int check_out(const char *out_dir, struct uerr *e)
+{
+	DIR *d;
+	struct dirent *de;
+	bool empty = true;
+
+	if (!path_exists(out_dir))
+		return 0;
+	d = is_dir(out_dir) ? opendir(out_dir) : NULL;
+	while (d && (de = readdir(d)))
+		empty &= !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	if (d)
+		closedir(d);
+	if (d && empty)
+		return 0;
+	return uerr_set(e, EXIT_USAGE, "%s already exists: merge into a new folder", out_dir);
+}
+
+static int build(const struct shards *s, const char *tmp, const char *out_dir, struct uerr *e)
+{
+	struct entry *v = NULL;
+	struct record *r;
+	size_t n = 0;
+	int ret = -1;
+
+	if (collect(s, &v, &n, e) < 0)
+		return -1;
+	r = xcalloc(n ? n : 1, sizeof(*r));
+	for (size_t i = 0; i < n; i++)
+		r[i] = v[i].rec;
+	if (mkdir_p(tmp, 0755) < 0) {
+		uerr_sys(e, EXIT_INFRA, "cannot create %s", tmp);
+		goto out;
+	}
+	for (size_t i = 0; i < s->nruns; i++)
+		if (copy_test_dirs(&s->runs[i], tmp, e) < 0)
+			goto out;
+	if (write_reports(s, tmp, r, n, e) < 0)
+		goto out;
+	if (rename(tmp, out_dir) < 0) {
+		uerr_sys(e, errno == ENOTEMPTY || errno == EEXIST ? EXIT_USAGE : EXIT_INFRA,
+			 "cannot move the merged run to %s", out_dir);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(v);
+	free(r);
+	return ret;
+}
+
+int merge_runs(char *const *dirs, size_t ndirs, const char *out_dir, struct uerr *e)
+{
+	struct shards s = { 0 };
+	_cleanup_free_ char *out = xstrdup(out_dir);
+	_cleanup_free_ char *tmp = NULL;
+	size_t len = strlen(out);
+	int ret = -1;
+
+	/* "out/" would put the temporary folder inside out. */
+	while (len > 1 && out[len - 1] == '/')
+		out[--len] = '\0';
+	if (!ndirs)
+		return uerr_set(e, EXIT_USAGE,
+				"nothing to merge: give the run folder of each shard");
+	if (!len)
+		return uerr_set(e, EXIT_USAGE, "merge: the output folder name is empty");
+	if (check_out(out, e) < 0)
+		return -1;
+	if (load_all(dirs, ndirs, &s, e) < 0 || check_shards(&s, e) < 0)
+		goto out;
+	tmp = xasprintf("%s.merging-%ld", out, (long)getpid());
+	rm_rf(tmp);
+	ret = build(&s, tmp, out, e);
+	if (ret < 0)
+		rm_rf(tmp);
+out:
+	shards_free(&s);
+	return ret;
+}

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: MIT
+/*
+ * results_read.c - results.json back into records (see results_read.h).
+ *
+ * Every field is checked for presence and type as it is read, and the
+ * first problem ends the load with the path and where in the file it is:
+ * a merged report must not quietly drop or invent a test.
+ */
+#define _GNU_SOURCE
+#include "results_read.h"
+
+#include <ctype.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <string.h>
+
+#define RESULTS_FORMAT "umlrun-results-1"
+
+/* Where in which file: for error messages. */
+struct ctx {
+	const char *path;
+	char where[96]; /* "tests[3]" or "tests[3].subtests[1]", or "" */
+	struct uerr *e;
+};
+
+static int bad(struct ctx *c, const char *fmt, ...) UMLRUN_PRINTF(2, 3);
+static int bad(struct ctx *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return uerr_set(c->e, EXIT_USAGE, "%s: %s%s%s", c->path, c->where, c->where[0] ? ": " : "",
+			msg);
+}
+
+static const char *type_word(json_type t)
+{
+	return t == json_type_double ? "a number" : t == json_type_int ? "an integer" : "a string";
+}
+
+/*
+ * The member key of o, of type t (a double may also be written as an
+ * integer). *out is NULL when it is absent and not required.
+ */
+static int member(struct ctx *c, json_object *o, const char *key, json_type t, bool required,
+		  json_object **out)
+{
+	json_object *v = NULL;
+	json_type got;
+
+	*out = NULL;
+	if (!json_object_object_get_ex(o, key, &v) || !v) {
+		if (required)
+			return bad(c, "no \"%s\"", key);
+		return 0;
+	}
+	got = json_object_get_type(v);
+	if (got != t && !(t == json_type_double && got == json_type_int))
+		return bad(c, "\"%s\" is not %s", key, type_word(t));
+	*out = v;
+	return 0;
+}
+
+/* A copy of the string member, or NULL when it is absent and optional. */
+static int get_str(struct ctx *c, json_object *o, const char *key, bool required, char **out)
+{
+	json_object *v;
+
+	*out = NULL;
+	if (member(c, o, key, json_type_string, required, &v) < 0)
+		return -1;
+	if (v)
+		*out = xstrdup(json_object_get_string(v));
+	return 0;
+}
+
+/* Leaves *out alone when the member is absent and optional. */
+static int get_int(struct ctx *c, json_object *o, const char *key, bool required, long long *out)
+{
+	json_object *v;
+
+	if (member(c, o, key, json_type_int, required, &v) < 0)
+		return -1;
+	if (v)
+		*out = (long long)json_object_get_int64(v);
+	return 0;
+}
+
+static int get_small_int(struct ctx *c, json_object *o, const char *key, bool required, int *out)
+{
+	long long v = *out;
+
+	if (get_int(c, o, key, required, &v) < 0)
+		return -1;
+	if (v < INT_MIN || v > INT_MAX)
+		return bad(c, "\"%s\" is out of range: %lld", key, v);
+	*out = (int)v;
+	return 0;
+}
+
+static int get_double(struct ctx *c, json_object *o, const char *key, bool required, double *out)
+{
+	json_object *v;
+
+	if (member(c, o, key, json_type_double, required, &v) < 0)
+		return -1;
+	if (v)
+		*out = json_object_get_double(v);
+	return 0;
+}
+
+/* The names report.c writes, back to their enums. */
+static int parse_verdict(const char *s, enum verdict *out)
+{
+	for (int v = V_PASS; v <= V_INTERRUPTED; v++) {
+		if (!strcmp(s, verdict_name((enum verdict)v))) {
+			*out = (enum verdict)v;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_end(const char *s, enum guest_end *out)
+{
+	for (int v = GUEST_REPORTED; v <= GUEST_INIT_ERROR; v++) {
+		if (!strcmp(s, guest_end_name((enum guest_end)v))) {
+			*out = (enum guest_end)v;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_ktap_result(const char *s, enum ktap_result *out)
+{
+	for (int v = KTAP_PASS; v <= KTAP_XPASS; v++) {
+		if (!strcmp(s, ktap_result_name((enum ktap_result)v))) {
+			*out = (enum ktap_result)v;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_case(struct ctx *c, json_object *o, struct ktap_case *kc)
+{
+	_cleanup_free_ char *result = NULL;
+	long long n = 0;
+
+	if (!json_object_is_type(o, json_type_object))
+		return bad(c, "not an object");
+	if (get_int(c, o, "n", true, &n) < 0 || get_str(c, o, "name", true, &kc->title) < 0 ||
+	    get_str(c, o, "result", true, &result) < 0 ||
+	    get_str(c, o, "directive", false, &kc->directive) < 0)
+		return -1;
+	if (n < 0 || n > INT_MAX)
+		return bad(c, "\"n\" is out of range: %lld", n);
+	kc->number = (int)n;
+	if (!kc->directive)
+		kc->directive = xstrdup("");
+	if (parse_ktap_result(result, &kc->result) < 0)
+		return bad(c, "unknown subtest result \"%s\"", result);
+	return 0;
+}
+
+/* The subtests of test i, as if their KTAP lines had been fed. */
+static int parse_cases(struct ctx *c, json_object *o, size_t i, struct ktap *k)
+{
+	json_object *arr;
+	size_t n;
+
+	ktap_init(k);
+	k->saw_version = true;
+	if (member(c, o, "subtests", json_type_array, false, &arr) < 0)
+		return -1;
+	n = arr ? json_object_array_length(arr) : 0;
+	k->cases = xcalloc(n ? n : 1, sizeof(*k->cases));
+	for (size_t j = 0; j < n; j++) {
+		struct ktap_case *kc = &k->cases[j];
+
+		snprintf(c->where, sizeof(c->where), "tests[%zu].subtests[%zu]", i, j);
+		k->ncases = j + 1; /* so that ktap_free releases a half-read case */
+		if (parse_case(c, json_object_array_get_idx(arr, j), kc) < 0)
+			return -1;
+		k->counts[kc->result]++;
+	}
+	k->planned = (int)n;
+	snprintf(c->where, sizeof(c->where), "tests[%zu]", i);
+	return 0;
+}
+
+/* "SUITE/tNNNN-x.sh" into the test's suite and file. */
+static void test_from_id(struct test *t, char *id)
+{
+	const char *slash = strchr(id, '/');
+
+	t->id = id;
+	t->suite = slash ? xasprintf("%.*s", (int)(slash - id), id) : xstrdup("");
+	t->file = xstrdup(slash ? slash + 1 : id);
+}
+
+static int parse_outcome(struct ctx *c, json_object *o, struct guest_outcome *out)
+{
+	_cleanup_free_ char *end = NULL;
+
+	if (get_str(c, o, "end", true, &end) < 0 ||
+	    get_small_int(c, o, "exit", true, &out->job_exit) < 0 ||
+	    get_double(c, o, "sim_seconds", true, &out->sim_seconds) < 0 ||
+	    get_double(c, o, "wall_seconds", true, &out->wall_seconds) < 0)
+		return -1;
+	if (parse_end(end, &out->end) < 0)
+		return bad(c, "unknown \"end\" \"%s\"", end);
+	return 0;
+}
+
+/* A file skipped as a whole (1..0 # SKIP why) has no cases: say so again. */
+static void restore_skip_all(struct record *r)
+{
+	if (r->verdict != V_SKIP || r->ktap.ncases)
+		return;
+	r->ktap.skip_all = true;
+	r->ktap.planned = 0;
+	if (r->reason)
+		r->ktap.skip_reason =
+		    xstrdup(strncmp(r->reason, "SKIP ", 5) ? r->reason : r->reason + 5);
+}
+
+static int parse_record(struct ctx *c, json_object *o, size_t i, struct test *t, struct record *r)
+{
+	_cleanup_free_ char *result = NULL;
+	char *id = NULL;
+
+	snprintf(c->where, sizeof(c->where), "tests[%zu]", i);
+	ktap_init(&r->ktap);
+	if (!json_object_is_type(o, json_type_object))
+		return bad(c, "not an object");
+	if (get_str(c, o, "id", true, &id) < 0)
+		return -1;
+	test_from_id(t, id);
+	r->test = t;
+	if (!id[0])
+		return bad(c, "\"id\" is empty");
+	if (get_small_int(c, o, "attempt", true, &r->attempt) < 0 ||
+	    get_str(c, o, "result", true, &result) < 0 ||
+	    get_str(c, o, "reason", false, &r->reason) < 0 ||
+	    get_small_int(c, o, "failed_attempts", false, &r->failed_attempts) < 0 ||
+	    get_str(c, o, "dir", true, &r->dir) < 0 || parse_outcome(c, o, &r->outcome) < 0)
+		return -1;
+	if (r->attempt < 1)
+		return bad(c, "\"attempt\" must be 1 or more, not %d", r->attempt);
+	if (parse_verdict(result, &r->verdict) < 0)
+		return bad(c, "unknown \"result\" \"%s\"", result);
+	/* report_write_json writes a missing reason as "". */
+	if (r->reason && !r->reason[0])
+		free(steal_ptr(&r->reason));
+	if (parse_cases(c, o, i, &r->ktap) < 0)
+		return -1;
+	restore_skip_all(r);
+	return 0;
+}
+
+static int parse_tests(struct ctx *c, json_object *root, struct loaded_run *lr)
+{
+	json_object *arr;
+	size_t n;
+
+	if (member(c, root, "tests", json_type_array, true, &arr) < 0)
+		return -1;
+	n = json_object_array_length(arr);
+	/* n set first: results_free releases every (zeroed or half-read) record. */
+	lr->tests = xcalloc(n ? n : 1, sizeof(*lr->tests));
+	lr->rec = xcalloc(n ? n : 1, sizeof(*lr->rec));
+	lr->n = n;
+	for (size_t i = 0; i < n; i++)
+		if (parse_record(c, json_object_array_get_idx(arr, i), i, &lr->tests[i],
+				 &lr->rec[i]) < 0)
+			return -1;
+	c->where[0] = '\0';
+	return 0;
+}
+
+static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
+{
+	struct run_info *ri = &lr->info;
+	_cleanup_free_ char *format = NULL;
+	long long start = LLONG_MIN;
+
+	if (get_str(c, root, "format", true, &format) < 0)
+		return -1;
+	if (strcmp(format, RESULTS_FORMAT))
+		return bad(c, "format \"%s\" is not %s", format, RESULTS_FORMAT);
+	if (get_str(c, root, "mode", false, &lr->mode) < 0 ||
+	    get_str(c, root, "kernel", false, &lr->kernel) < 0 ||
+	    get_str(c, root, "kernel_key", false, &lr->kernel_key) < 0 ||
+	    get_str(c, root, "cmdline", false, &lr->cmdline) < 0 ||
+	    get_str(c, root, "shard", false, &lr->shard) < 0 ||
+	    get_int(c, root, "start", false, &start) < 0 ||
+	    get_int(c, root, "seed", false, &ri->seed) < 0 ||
+	    get_double(c, root, "wall_seconds", false, &ri->wall_seconds) < 0 ||
+	    get_small_int(c, root, "exit_code", false, &ri->exit_code) < 0)
+		return -1;
+	ri->has_start = start != LLONG_MIN;
+	ri->start = ri->has_start ? start : 0;
+	ri->mode = lr->mode;
+	ri->kernel = lr->kernel;
+	ri->kernel_key = lr->kernel_key;
+	ri->cmdline_example = lr->cmdline;
+	ri->shard = lr->shard;
+	return 0;
+}
+
+/* The whole text as one JSON object, or NULL with the error set. */
+static json_object *parse_text(struct ctx *c, const char *text, size_t len)
+{
+	struct json_tokener *tok;
+	json_object *root;
+	enum json_tokener_error jerr;
+	size_t end;
+
+	if (len > INT_MAX) {
+		bad(c, "too large to be a results file");
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (!tok)
+		die(EXIT_INFRA, "out of memory");
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (!root) {
+		bad(c, "not valid JSON: %s",
+		    jerr == json_tokener_continue ? "the text ends early (was the run cut short?)"
+						  : json_tokener_error_desc(jerr));
+		return NULL;
+	}
+	while (end < len && isspace((unsigned char)text[end]))
+		end++;
+	if (end < len)
+		bad(c, "not valid JSON: text after the end, at byte %zu", end);
+	else if (!json_object_is_type(root, json_type_object))
+		bad(c, "not a JSON object");
+	else
+		return root;
+	json_object_put(root);
+	return NULL;
+	return root;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xasprintf("%.*s", (int)(slash - path), path);
+}
+
+int results_load_file(const char *json_path, struct loaded_run *lr, struct uerr *e)
+{
+	struct ctx c = { .path = json_path, .e = e };
+	_cleanup_free_ char *text = NULL;
+	json_object *root;
+	size_t len = 0;
+	int r;
+
+	memset(lr, 0, sizeof(*lr));
+	r = read_file(json_path, &text, &len);
+	if (r < 0) {
+		errno = -r;
+		return uerr_sys(e, EXIT_USAGE, "cannot read %s", json_path);
+	}
+	root = parse_text(&c, text ? text : "", text ? len : 0);
+	if (!root)
+		return -1;
+	lr->dir = dir_of(json_path);
+	r = parse_info(&c, root, lr) < 0 || parse_tests(&c, root, lr) < 0 ? -1 : 0;
+	json_object_put(root);
+	if (r < 0)
+		results_free(lr);
+	return r;
+}
+
+int results_load(const char *run_dir, struct loaded_run *lr, struct uerr *e)
+{
+	_cleanup_free_ char *path = xasprintf("%s/results.json", run_dir);
+	int r = results_load_file(path, lr, e);
+
+	if (r == 0) {
+		free(lr->dir);
+		lr->dir = xstrdup(run_dir);
+	}
+	return r;
+}
+
+void results_free(struct loaded_run *lr)
+{
+	for (size_t i = 0; i < lr->n; i++) {
+		free(lr->tests[i].suite);
+		free(lr->tests[i].file);
+		free(lr->tests[i].id);
+		free(lr->rec[i].dir);
+		free(lr->rec[i].reason);
+		ktap_free(&lr->rec[i].ktap);
+	}
+	free(lr->tests);
+	free(lr->rec);
+	free(lr->dir);
+	free(lr->mode);
+	free(lr->kernel);
+	free(lr->kernel_key);
+	free(lr->cmdline);
+	free(lr->shard);
+	memset(lr, 0, sizeof(*lr));
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * results_read.h - read a run's results.json back (json-c).
+ *
+ * `umlrun merge` joins the run folders of the shards of one run, and
+ * --durations balances shards by what an earlier run measured: both need
+ * the records report_write_json wrote, so this is its inverse.
+ *
+ *	struct loaded_run lr;
+ *	struct uerr e;
+ *
+ *	if (results_load("results/latest", &lr, &e) < 0)
+ *		uerr_die(&e);
+ *	for (size_t i = 0; i < lr.n; i++)
+ *		printf("%s %s\n", lr.rec[i].test->id, verdict_name(lr.rec[i].verdict));
+ *	results_free(&lr);
+ *
+ * What results.json does not keep comes back empty: a test's settings
+ * (timeout, mem, cmdline), the outcome's detail, job_signal and
+ * uml_status, and the KTAP plan (ktap.planned is the number of cases).
+ * Everything else round-trips: records keep their file order, each points
+ * at its own struct test (rec[i].test == &tests[i], so a test repeated
+ * with --repeat has one struct test per attempt), and every string is
+ * owned by the loaded_run.
+ *
+ * A missing, unreadable or malformed file, or one that is not a umlrun
+ * results file, fails with EXIT_USAGE and a message naming the path and
+ * what is wrong with it ("tests[3]: no \"id\"").
+ */
+#ifndef UMLRUN_RESULTS_READ_H
+#define UMLRUN_RESULTS_READ_H
+
+#include "report.h"
+
+struct loaded_run {
+	struct run_info info; /* its strings point into the fields below */
+	struct test *tests;   /* n, one per record */
+	struct record *rec;   /* n, in the file's order */
+	size_t n;
+	char *dir; /* the run folder, as given */
+	/* Owned copies behind info's const char pointers. */
+	char *mode, *kernel, *kernel_key, *cmdline, *shard;
+};
+
+/* Reads run_dir/results.json. On failure lr is left empty (results_free is safe). */
+int results_load(const char *run_dir, struct loaded_run *lr, struct uerr *e);
+/* The same for a results.json given by its path; lr->dir is its folder. */
+int results_load_file(const char *json_path, struct loaded_run *lr, struct uerr *e);
+void results_free(struct loaded_run *lr);
+
+#endif

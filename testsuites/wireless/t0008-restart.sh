@@ -1,0 +1,65 @@
+#!/bin/sh
+test_description='the station and an AP that restarts'
+. ../lib/harness.sh
+. "$HARNESS_SUITE_DIR/../lib/wireless.sh"
+
+# restart_ap PASSPHRASE: (re)start the AP of this file on ap0.
+restart_ap () {
+	wl_ap ap0 <<-EOF
+	ssid=umlrun-restart
+	wpa=2
+	wpa_key_mgmt=WPA-PSK
+	rsn_pairwise=CCMP
+	wpa_passphrase=$1
+	EOF
+}
+
+test_expect_success 'the station reconnects after the AP restarts' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	restart_ap "first boot" &&
+	wl_sta sta0 <<-\EOF &&
+	network={
+		ssid="umlrun-restart"
+		psk="first boot"
+	}
+	EOF
+	wl_connected sta0 &&
+	wl_ip ap0 10.0.0.1/24 &&
+	wl_ip sta0 10.0.0.2/24 &&
+	wl_ping sta0 10.0.0.1 &&
+	# hostapd says goodbye (deauthentication, reason 3) when it stops.
+	wl_wait sta0 -t 10 -x "$(wl_kill_cmd ap0)" \
+		"CTRL-EVENT-DISCONNECTED bssid=$(wl_addr ap0) reason=3" >/dev/null &&
+	wl_stop ap0 &&
+	test "$(wl_status sta0 wpa_state)" != COMPLETED &&
+	restart_ap "first boot" &&
+	# The station keeps scanning and finds the AP back on its own.
+	wl_connected sta0 &&
+	wl_authorized ap0 sta0 &&
+	wl_ping sta0 10.0.0.1
+'
+
+test_expect_success 'an AP back with a new passphrase rejects the old one' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	restart_ap "first boot" &&
+	wl_sta sta0 <<-\EOF &&
+	network={
+		ssid="umlrun-restart"
+		psk="first boot"
+	}
+	EOF
+	wl_connected sta0 &&
+	wl_wait sta0 -t 10 -x "$(wl_kill_cmd ap0)" CTRL-EVENT-DISCONNECTED >/dev/null &&
+	wl_stop ap0 &&
+	# Hold the station back until it is watched, so that the rejection
+	# cannot come before the monitor.
+	wl_ctl sta0 DISABLE_NETWORK 0 >/dev/null &&
+	restart_ap "second boot" &&
+	wl_wait sta0 -t 60 -c "ENABLE_NETWORK 0" CTRL-EVENT-SSID-TEMP-DISABLED >reject &&
+	grep -q "reason=WRONG_KEY" reject &&
+	test "$(wl_status sta0 wpa_state)" != COMPLETED
+'
+
+test_done

@@ -1,0 +1,95 @@
+#!/bin/sh
+test_description='bad configurations and dying daemons fail cleanly'
+. ../lib/harness.sh
+. "$HARNESS_SUITE_DIR/../lib/wireless.sh"
+
+test_expect_success 'a malformed AP config fails with the error of hostapd' '
+	wl_setup &&
+	wl_radios ap0 &&
+	test_must_fail wl_ap ap0 <<-\EOF &&
+	ssid=umlrun-bad
+	wpa=2
+	wpa_passphrase=short
+	frobnicate=yes
+	EOF
+	# The reasons, in the words of hostapd, in its log.
+	log=$(wl_log ap0) &&
+	grep -q "Line [0-9]*: invalid WPA passphrase length 5 (expected 8..63)" "$log" &&
+	grep -q "Line [0-9]*: unknown configuration item .frobnicate." "$log" &&
+	grep -q "3 errors found in configuration file" "$log" &&
+	test_must_fail wl_stop ap0
+'
+
+test_expect_success 'a malformed station config fails with the error of wpa_supplicant' '
+	wl_setup &&
+	wl_radios sta0 &&
+	test_must_fail wl_sta sta0 <<-\EOF &&
+	network={
+		ssid="umlrun-bad"
+		psk="secret passphrase"
+		bogus_field=1
+	}
+	EOF
+	log=$(wl_log sta0) &&
+	grep -q "unknown network field .bogus_field." "$log" &&
+	grep -q "Failed to read or parse configuration" "$log" &&
+	test_must_fail wl_stop sta0
+'
+
+test_expect_success 'a daemon that cannot start on its radio fails the test' '
+	wl_setup &&
+	wl_radios ap0 &&
+	# A monitor interface cannot become an AP... nor can a radio that
+	# is not there: hostapd for an interface that does not exist.
+	test_must_fail wl_ap ap0 <<-\EOF &&
+	interface=nosuchif
+	ssid=umlrun-nowhere
+	EOF
+	grep -q "nosuchif" "$(wl_log ap0)" &&
+	test_must_fail wl_stop ap0
+'
+
+test_expect_success 'an AP killed with SIGKILL is noticed by its station (beacon loss)' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	wl_ap ap0 <<-\EOF &&
+	ssid=umlrun-crash
+	EOF
+	wl_sta sta0 <<-\EOF &&
+	network={
+		ssid="umlrun-crash"
+		key_mgmt=NONE
+	}
+	EOF
+	wl_connected sta0 &&
+	# No goodbye this time: the beacons just stop.
+	wl_wait sta0 -t 30 -x "kill -KILL $(wl_pid ap0)" \
+		"CTRL-EVENT-DISCONNECTED bssid=$(wl_addr ap0) reason=4 locally_generated=1" >/dev/null &&
+	# Reaped by wl_stop: killed by signal 9.
+	{ wl_stop ap0; test $? = 137; }
+'
+
+test_expect_success 'after all that, a test starts from clean radios' '
+	test -z "$(hwsimctl list)" &&
+	test -z "$($WL_IP netns list)" &&
+	test_must_fail pidof hostapd &&
+	test_must_fail pidof wpa_supplicant &&
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	hwsimctl list >radios &&
+	test_line_count = 0 radios &&
+	wl_in ap0 hwsimctl list >radios &&
+	test_line_count = 1 radios &&
+	wl_ap ap0 <<-\EOF &&
+	ssid=umlrun-clean
+	EOF
+	wl_sta sta0 <<-\EOF &&
+	network={
+		ssid="umlrun-clean"
+		key_mgmt=NONE
+	}
+	EOF
+	wl_connected sta0
+'
+
+test_done
