@@ -24,6 +24,9 @@
 #include "ktap.h"
 #include "options.h"
 #include "report.h"
+#include "results_read.h"
+#include "merge.h"
+#include "shard.h"
 #include "rootfs.h"
 #include "starttime.h"
 #include "suite.h"
@@ -196,6 +199,23 @@ static struct guest_spec guest_for(const struct session *s, int index)
 
 /* ---- choosing the tests ------------------------------------------- */
 
+/*
+ * Longest first, so the slowest test does not start last: by --durations
+ * when given, else by what earlier runs left in the cache.
+ */
+static void order_longest_first(const struct opts *o, struct test_list *tests)
+{
+	_cleanup_free_ char *path = durations_cache_path();
+	struct durations d = { 0 };
+	struct uerr e;
+
+	if (o->durations && durations_load(o->durations, &d, &e) < 0)
+		uerr_die(&e);
+	if (o->durations || durations_cache_load(path, &d, &e) == 0)
+		durations_order(tests->v, tests->n, &d);
+	durations_free(&d);
+}
+
 static bool matches_any(char *const *globs, size_t n, const char *id)
 {
 	for (size_t i = 0; i < n; i++)
@@ -246,24 +266,79 @@ static void shuffle_tests(struct test_list *l, uint64_t seed)
 	}
 }
 
+/* --rerun-failed: whether the last run (RESULTS/latest) failed this test. */
+static bool failed_last_time(const struct loaded_run *last, const char *id)
+{
+	for (size_t i = 0; i < last->n; i++)
+		if (!strcmp(last->rec[i].test->id, id) && last->rec[i].verdict != V_PASS &&
+		    last->rec[i].verdict != V_SKIP)
+			return true;
+	return false;
+}
+
+static void load_last_run(const struct session *s, struct loaded_run *last)
+{
+	const char *results = s->o->results_dir ? s->o->results_dir : "results";
+	_cleanup_free_ char *latest = xasprintf("%s/latest", results);
+	struct uerr e;
+
+	if (!is_dir(latest))
+		die(EXIT_USAGE, "--rerun-failed: no previous run in %s; run the tests first",
+		    results);
+	if (results_load(latest, last, &e) < 0)
+		uerr_die(&e);
+}
+
+/* --shard K/N: the same share on every machine (see shard.h). */
+static void select_shard(const struct opts *o, const struct test_list *tests, bool *keep)
+{
+	struct durations d = { 0 };
+	struct uerr e;
+	int k, n;
+
+	if (shard_parse(o->shard, &k, &n, &e) < 0)
+		uerr_die(&e);
+	if (o->durations && durations_load(o->durations, &d, &e) < 0)
+		uerr_die(&e);
+	shard_select(tests->v, tests->n, o->durations ? &d : NULL, k, n, keep);
+	durations_free(&d);
+}
+
+/*
+ * The tests a command works on: the suites or tests named, less what
+ * --filter, --exclude, --rerun-failed and --shard leave out, in the order
+ * --shuffle gives (or longest first, by the durations remembered).
+ */
 static void find_tests(struct session *s, struct test_list *tests)
 {
 	const struct opts *o = s->o;
 	_cleanup_free_ char *suites = suites_dir(s);
+	struct loaded_run last = { 0 };
 	struct uerr e;
 	bool *keep;
 
+	if (o->rerun_failed)
+		load_last_run(s, &last);
 	if (suites_find(suites, o->args, o->nargs, tests, &e) < 0)
 		uerr_die(&e);
 	keep = xcalloc(tests->n, sizeof(bool));
 	for (size_t i = 0; i < tests->n; i++)
 		keep[i] = (!o->nfilters || matches_any(o->filters, o->nfilters, tests->v[i].id)) &&
-			  !matches_any(o->excludes, o->nexcludes, tests->v[i].id);
+			  !matches_any(o->excludes, o->nexcludes, tests->v[i].id) &&
+			  (!o->rerun_failed || failed_last_time(&last, tests->v[i].id));
 	keep_tests(tests, keep);
+	if (o->shard) {
+		select_shard(o, tests, keep);
+		keep_tests(tests, keep);
+	}
 	free(keep);
+	if (o->rerun_failed)
+		results_free(&last);
 	if (o->shuffle) {
 		s->seed = o->seed ? o->seed : ((uint64_t)time(NULL) << 16 ^ (uint64_t)getpid());
 		shuffle_tests(tests, s->seed);
+	} else if (o->cmd != CMD_LIST) {
+		order_longest_first(o, tests);
 	}
 }
 
@@ -302,6 +377,13 @@ static void write_reports(struct session *s, struct run *run, const char *exampl
 	    report_write_junit(junit, &ri, run->res.rec, run->res.nrec, &e) < 0 ||
 	    report_write_html(html, run->dir, &ri, run->res.rec, run->res.nrec, &e) < 0)
 		warn("%s", e.msg);
+	/* Remembered for the next run's order; time travel off is not comparable. */
+	if (run->mode != TT_OFF) {
+		_cleanup_free_ char *cache = durations_cache_path();
+
+		if (durations_record(cache, run->res.rec, run->res.nrec, &e) < 0)
+			warn("%s", e.msg);
+	}
 }
 
 /* Boots every test of the list in run->mode; the stage must exist. */
@@ -630,6 +712,25 @@ static int cmd_shell(const struct opts *o)
 	return boot_one(&shell, NULL, true);
 }
 
+/* ---- merge -------------------------------------------------------- */
+
+static int cmd_merge(const struct opts *o)
+{
+	struct uerr e;
+
+	struct loaded_run merged;
+	int code;
+
+	if (merge_runs(o->args, (size_t)o->nargs, o->output, &e) < 0 ||
+	    results_load(o->output, &merged, &e) < 0)
+		uerr_die(&e);
+	printf("# merged %d shard runs into %s: %zu test files\n", o->nargs, o->output, merged.n);
+	/* The merged run's verdict, so a CI merge job fails when a shard did. */
+	code = merged.info.exit_code;
+	results_free(&merged);
+	return code;
+}
+
 /* ---- build, list, help --------------------------------------------- */
 
 static int cmd_build(const struct opts *o)
@@ -673,9 +774,9 @@ static const struct {
 	enum command cmd;
 	int (*fn)(const struct opts *o);
 } dispatch[] = {
-	{ CMD_BUILD, cmd_build },     { CMD_RUN, cmd_run },   { CMD_EXEC, cmd_exec },
-	{ CMD_SHELL, cmd_shell },     { CMD_LIST, cmd_list }, { CMD_HELP, cmd_help },
-	{ CMD_COMPARE, cmd_compare },
+	{ CMD_BUILD, cmd_build },     { CMD_RUN, cmd_run },	{ CMD_EXEC, cmd_exec },
+	{ CMD_SHELL, cmd_shell },     { CMD_LIST, cmd_list },	{ CMD_HELP, cmd_help },
+	{ CMD_COMPARE, cmd_compare }, { CMD_MERGE, cmd_merge },
 };
 
 int main(int argc, char **argv)

@@ -178,7 +178,7 @@ check "the page needs no external resource"
 # ---- a screenshot: the page renders to something ----
 chromium --screenshot="$work/report.png" --window-size=1200,1600 "file://$report" >/dev/null
 rc=$?
-size=$(wc -c <"$work/report.png" 2>/dev/null || echo 0)
+size=$(wc -c 2>/dev/null <"$work/report.png" || echo 0)
 [ $rc -eq 0 ] && [ "$size" -gt 10240 ] &&
 	[ "$(head -c 4 "$work/report.png" | od -An -c | tr -d ' ')" = '211PNG' ]
 check "chromium renders a screenshot of the page (a PNG over 10 kB)" \

@@ -202,6 +202,34 @@ run "$umlrun" compare --json $R itest/t0007-short-sleep.sh
 	awk -F'"speedup": ' '/"speedup"/ { split($2, a, "[},]"); if (a[1] + 0 < 2) exit 1 }' "$work/out"
 check "compare runs off and inf-cpu and reports a speedup"
 
+# ---- shards and merge ----
+Q="--filter=itest/t000[1267]*"
+run "$umlrun" run $R "$Q" itest
+cp -R "$(readlink -f "$results/latest")" "$work/whole"
+run "$umlrun" run $R --rerun-failed
+[ $rc -eq 1 ] && grep -q "^not ok 1 itest/t0002-fail.sh" "$work/out" && [ "$(grep -c "^\(not \)\?ok [0-9]" "$work/out")" -eq 1 ]
+check "--rerun-failed runs only what failed last time"
+for k in 1 2 3; do
+	"$umlrun" run $R "$Q" --shard=$k/3 itest >"$work/shard$k.out" 2>&1
+	cp -R "$(readlink -f "$results/latest")" "$work/shard$k"
+done
+run "$umlrun" merge --output="$work/merged" "$work/shard1" "$work/shard2" "$work/shard3"
+# What must match: each test's id, result and subtests (not timings, folders).
+same() {
+	grep '^    {"id"' "$1/results.json" | sed 's/"wall_seconds": [0-9.]*, //; s/"dir": "[^"]*", //' | sort
+}
+[ $rc -eq 1 ] && [ "$(same "$work/whole")" = "$(same "$work/merged")" ] &&
+	[ -f "$work/merged/junit.xml" ] && [ -f "$work/merged/ktap.txt" ]
+check "3 shards merged give the results of one whole run (and its exit status)"
+[ "$(cat "$work/shard1.out" "$work/shard2.out" "$work/shard3.out" | grep -c "^\(not \)\?ok [0-9]* itest")" -eq 4 ]
+check "every test ran in exactly one shard"
+run "$umlrun" merge --output="$work/merged2" "$work/shard1" "$work/shard3"
+[ $rc -eq 2 ] && grep -q "shard 2" "$work/err" && [ ! -e "$work/merged2" ]
+check "merge refuses a missing shard, naming it, and writes nothing"
+run "$umlrun" merge --output="$work/merged3" "$work/shard1" "$work/shard1" "$work/shard2" "$work/shard3"
+[ $rc -eq 2 ] && [ ! -e "$work/merged3" ]
+check "merge refuses a shard given twice"
+
 # ---- exec ----
 run "$umlrun" exec -- sh -c 'echo out; echo err >&2; exit 7'
 [ $rc -eq 7 ] && [ "$(cat "$work/out")" = out ] && grep -q '^err$' "$work/err"

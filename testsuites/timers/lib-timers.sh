@@ -24,8 +24,17 @@
 TIMERS_READ_NS=256
 TIMERS_SLOP_NS=200000000
 
-# The output also goes to the console (console.log on the host), where the
-# numbers of a passing test can be read too.
+# Every output is also appended to timerprobe.log in $UMLRUN_ARTIFACTS (the
+# test's results folder on the host), where the numbers of a passing test
+# can be read. Not to the console: umlrun --check-determinism compares the
+# console between runs, and a nanosecond figure may differ by a clock read
+# or two from one boot to the next (docs/timers.md).
+if [ -n "${UMLRUN_ARTIFACTS-}" ] && [ -d "$UMLRUN_ARTIFACTS" ] && [ -w "$UMLRUN_ARTIFACTS" ]; then
+	TIMERS_LOG=$UMLRUN_ARTIFACTS/timerprobe.log
+else
+	TIMERS_LOG=$HARNESS_TRASH_DIR/timerprobe.log
+fi
+
 probe () {
 	_tp_out=$1
 	shift
@@ -33,10 +42,12 @@ probe () {
 		say "timerprobe $* failed"
 		return 1
 	fi
-	printf 'timerprobe %s\n' "$*" >&2
-	while IFS= read -r _tp_line; do
-		printf '  %s\n' "$_tp_line" >&2
-	done <"$_tp_out"
+	{
+		printf 'timerprobe %s\n' "$*"
+		while IFS= read -r _tp_line; do
+			printf '  %s\n' "$_tp_line"
+		done <"$_tp_out"
+	} >>"$TIMERS_LOG"
 }
 
 # Sets _tv to KEY's value in OUT, empty (and returns 1) if it has none.
