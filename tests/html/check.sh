@@ -145,7 +145,7 @@ missing=
 while IFS= read -r h; do
 	case $h in
 	\#*) grep -q "id=\"${h#\#}\"" "$work/dom.html" || missing="$missing $h" ;;
-	/* | *:* | *..*) missing="$missing $h(not-relative)" ;;
+	/* | *:* | ../* | */../*) missing="$missing $h(not-relative)" ;;
 	*) [ -f "$run/$h" ] || missing="$missing $h" ;;
 	esac
 done <"$work/hrefs"
