@@ -38,7 +38,7 @@ run_wall() {
 # result, exit status, simulated seconds and subtests (one line per test).
 fingerprint() {
 	grep '^    {"id"' "$1/results.json" |
-		sed 's/"wall_seconds": [0-9.]*, //; s/"dir": "[^"]*", //' | sort
+		sed 's/"wall_seconds": [0-9.]*, //; s/"dir": "[^"]*", //; s/,$//' | sort
 }
 
 # same_results DIR...: 0 when every run has the fingerprint of the first.

@@ -10,15 +10,17 @@
 # Tutorial
 # --------
 #	#!/bin/sh
-#	test_description='hostapd starts on a hwsim radio'
+#	test_description='a daemon answers on its socket'
 #	. ../lib/harness.sh
 #
 #	test_lazy_prereq HWSIM 'test -d /sys/module/mac80211_hwsim'
 #
-#	test_expect_success HWSIM 'create two radios' '
-#		hwsimctl add >phy0 &&
-#		test_when_finished "hwsimctl del \$(cat phy0)" &&
-#		test_path_is_dir /sys/class/ieee80211/$(cat phy0)
+#	test_expect_success HWSIM 'the daemon starts and answers' '
+#		{ my_daemon --socket=sock & } &&
+#		pid=$! &&
+#		test_when_finished "kill $pid" &&
+#		my_client --socket=sock ping >out &&
+#		test_line_count = 1 out
 #	'
 #
 #	test_expect_success 'the config file parses' '
@@ -42,6 +44,7 @@
 #  - in a loop, end the chain with `|| return 1`;
 #  - `cd` only inside a subshell: bodies share the harness's shell;
 #  - never `exit`: it ends the whole test file (reported as not ok);
+#  - start a background process as `{ cmd & } &&`: a bare `&` ends the chain;
 #  - register cleanup with test_when_finished, not at the end of the body;
 #  - write scratch files in the current directory ($HARNESS_TRASH_DIR) and
 #    anything worth keeping in $UMLRUN_ARTIFACTS.
@@ -308,6 +311,7 @@ test_have_prereq () {
 	esac
 	_harness_ifs=$IFS
 	IFS=,
+	# shellcheck disable=SC2086 # split on commas; no glob characters got here
 	set -- $1
 	IFS=$_harness_ifs
 	for _harness_p; do
@@ -671,17 +675,22 @@ trap '_harness_on_signal TERM 15' TERM
 HARNESS_SUITE_DIR=$(pwd)
 HARNESS_TRASH_DIR=$_harness_dir/trash
 export HARNESS_SUITE_DIR HARNESS_TRASH_DIR
-mkdir "$HARNESS_TRASH_DIR" && cd "$HARNESS_TRASH_DIR" || {
+if ! mkdir "$HARNESS_TRASH_DIR" || ! cd "$HARNESS_TRASH_DIR"; then
 	_harness_print_diag "harness: cannot enter $HARNESS_TRASH_DIR"
 	_harness_exit 1
-}
+fi
 
 _harness_open_console
 _harness_console "# ${UMLRUN_TEST:-$0}${test_description:+: $test_description}"
 
-test_lazy_prereq TIME_TRAVEL 'case ${UMLRUN_MODE-} in basic | inf-cpu) ;; *) false ;; esac'
-test_lazy_prereq INF_CPU 'test "${UMLRUN_MODE-}" = inf-cpu'
-test_lazy_prereq ROOT 'test "$(id -u)" = 0'
-test_lazy_prereq UML 'grep -q "User Mode Linux" /proc/cpuinfo'
+# The scripts expand when they run, not here.
+# shellcheck disable=SC2016
+_harness_builtin_prereqs () {
+	test_lazy_prereq TIME_TRAVEL 'case ${UMLRUN_MODE-} in basic | inf-cpu) ;; *) false ;; esac'
+	test_lazy_prereq INF_CPU 'test "${UMLRUN_MODE-}" = inf-cpu'
+	test_lazy_prereq ROOT 'test "$(id -u)" = 0'
+	test_lazy_prereq UML 'grep -q "User Mode Linux" /proc/cpuinfo'
+}
+_harness_builtin_prereqs
 
 _harness_check_skip_all

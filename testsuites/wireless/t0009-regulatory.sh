@@ -38,7 +38,7 @@ test_expect_success 'a station takes the country of its AP (802.11d), then drops
 	# Once nothing is connected nor beaconing, the kernel forgets the
 	# country it learnt from the AP. The AP goes out of range first and
 	# then stops, so that when the station notices (beacon loss) the AP
-	# is down already: all idle. The station's next scan results come
+	# is down already: all idle. The next scan results of the station come
 	# seconds later, long after the kernel has reset its domain.
 	wl_wait sta0 -t 30 -n 2 -x "$(wl_range_cmd ap0 off) && $(wl_kill_cmd ap0)" \
 		"CTRL-EVENT-DISCONNECTED bssid=$(wl_addr ap0) reason=4" \
