@@ -108,8 +108,11 @@ static void draw_progress(struct sched *s)
 	memset(bar, '#', fill);
 	memset(bar + fill, '.', 30 - fill);
 	bar[30] = '\0';
-	fprintf(stderr, "[%s] %zu passed, %zu failed, %zu remaining, ETA %.0fs\n", bar, s->passed,
-		s->failed, left, eta);
+	if (s->done)
+		fprintf(stderr, "[%s] %zu passed, %zu failed, %zu remaining, ETA %.0fs\n", bar,
+			s->passed, s->failed, left, eta);
+	else
+		fprintf(stderr, "[%s] %zu remaining, %.0fs so far\n", bar, left, t - s->t0);
 	s->drawn++;
 }
 
