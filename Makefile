@@ -32,7 +32,7 @@ JSON_CFLAGS = $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS = $(shell pkg-config --libs json-c 2>/dev/null)
 LIBS = -lcrypto $(JSON_LIBS)
 
-.PHONY: all check check-installed unit-check harness-check integration-check html-check header-check format-check \
+.PHONY: all check check-installed suites-check unit-check harness-check integration-check html-check header-check format-check \
 	format bench install clean deps
 
 all: $(B)/umlrun $(GUEST_BINS)
@@ -94,6 +94,14 @@ format:
 integration-check: all
 	sh tests/integration/run.sh
 
+# The suites themselves, in the guest: smoke always; timers and wireless too
+# (SUITES= to choose), under both time-travel modes for smoke.
+SUITES ?= smoke timers wireless
+suites-check: all
+	./build/umlrun run -q --results=$(B)/check-results smoke
+	./build/umlrun run -q --results=$(B)/check-results --time-travel=basic smoke
+	./build/umlrun run -q --results=$(B)/check-results $(filter-out smoke,$(SUITES))
+
 # The HTML report, loaded in a real headless browser (Debian's chromium).
 html-check: all
 	sh tests/html/check.sh
@@ -103,7 +111,8 @@ html-check: all
 check: deps
 	$(MAKE) --no-print-directory check-installed
 
-check-installed: all header-check format-check unit-check harness-check integration-check html-check
+check-installed: all header-check format-check unit-check harness-check integration-check html-check \
+	suites-check
 
 bench: all
 	sh bench/run.sh

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "boot.h"
 
+#include <dirent.h>
 #include <grp.h>
 #include <inttypes.h>
 #include <pwd.h>
@@ -191,6 +192,39 @@ static bool guest_user_can_run(const struct stage *s, const char *path)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+/*
+ * Removes the stages of umlrun processes that no longer exist (killed with
+ * SIGKILL, which no cleanup survives). Their guests died with them: PID
+ * namespaces (as root) and PR_SET_PDEATHSIG see to that.
+ */
+void stage_sweep(void)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	const char *base = tmpdir && *tmpdir ? tmpdir : "/tmp";
+	DIR *d = opendir(base);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		_cleanup_free_ char *dir = NULL;
+		_cleanup_free_ char *owner = NULL;
+		_cleanup_free_ char *text = NULL;
+		long pid;
+
+		if (strncmp(de->d_name, "umlrun.", 7) || strlen(de->d_name) != 13)
+			continue;
+		dir = xasprintf("%s/%s", base, de->d_name);
+		owner = xasprintf("%s/owner", dir);
+		if (read_file(owner, &text, NULL) < 0)
+			continue;
+		pid = strtol(text, NULL, 10);
+		if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+			rm_rf(dir);
+	}
+	closedir(d);
+}
+
 int stage_create(struct stage *s, const char *kernel, const char *rootfs, const char *suites,
 		 const char *lib, struct uerr *e)
 {
@@ -224,6 +258,14 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 	/* mkdtemp makes 0700: the guest's user must be able to traverse it. */
 	if (chmod(s->dir, 0755) < 0)
 		goto fail;
+	{
+		/* Whose it is, so a later umlrun can sweep it if this one is SIGKILLed. */
+		_cleanup_free_ char *owner = xasprintf("%s/owner", s->dir);
+		_cleanup_free_ char *pid = xasprintf("%ld\n", (long)getpid());
+
+		if (write_file_atomic(owner, pid, strlen(pid)) < 0)
+			goto fail;
+	}
 	root = xasprintf("%s/root", s->dir);
 	suite = xasprintf("%s/suite", s->dir);
 	linux_path = xasprintf("%s/linux", s->dir);

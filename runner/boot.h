@@ -65,5 +65,7 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 /* STAGE/gN with results/ and uml/ owned by the guest's user. */
 int stage_guest_dir(const struct stage *s, int index, struct uerr *e);
 void stage_destroy(struct stage *s);
+/* Removes stages left by umlrun processes that are gone (SIGKILL). */
+void stage_sweep(void);
 
 #endif

@@ -169,6 +169,7 @@ static void prepare_stage(struct session *s)
 	_cleanup_free_ char *lib = xasprintf("%s/testsuites/lib", s->project);
 	struct uerr e;
 
+	stage_sweep();
 	if (stage_create(&s->stage, s->kernel.binary, s->rootfs, suites, lib, &e) < 0)
 		uerr_die(&e);
 	live_stage = &s->stage;

@@ -262,14 +262,18 @@ nothing_left
 check "nothing is left behind after the shell"
 
 # ---- SIGTERM to umlrun itself ----
+# wait_for_header: until the test's header line is out (at most 30 s).
+wait_for_header() {
+	i=0
+	while ! grep -q "^# itest/t0006-clock.sh" "$work/out" 2>/dev/null; do
+		[ $i -ge 300 ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 "$umlrun" run $R --time-travel=off itest/t0006-clock.sh >"$work/out" 2>"$work/err" &
 pid=$!
-i=0
-while ! grep -q "^# itest/t0006-clock.sh" "$work/out" 2>/dev/null && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-sleep 1
+wait_for_header && sleep 1
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -279,6 +283,26 @@ nothing_left
 check "SIGTERM leaves no process, umid or staging folder behind"
 grep -q '"result": "interrupted"' "$results/latest/results.json"
 check "SIGTERM still writes results.json with the interrupted test"
+
+# ---- SIGKILL to umlrun: nothing can clean up at once, so the kernel and
+# the next umlrun do ----
+"$umlrun" run $R --time-travel=off itest/t0006-clock.sh >"$work/out" 2>"$work/err" &
+pid=$!
+wait_for_header && sleep 1
+kill -KILL $pid
+wait $pid
+i=0
+while pgrep -f "$TMPDIR/umlrun" >/dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ "$(id -u)" -eq 0 ]; then
+	! pgrep -f "$TMPDIR/umlrun" >/dev/null
+	check "SIGKILL to umlrun leaves no guest process (PID namespace, parent-death signal)"
+fi
+run "$umlrun" exec -- true
+nothing_left
+check "the next umlrun removes the staging folder a SIGKILLed one left"
 
 echo "1..$n"
 [ $failed -eq 0 ]

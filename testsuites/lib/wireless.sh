@@ -72,7 +72,29 @@
 #	wlN-NAME.hostapd.conf    the configuration hostapd got
 #	wlN-NAME.hostapd.log     hostapd -dd -t: debug log, simulated time
 #	wlN-NAME.wpa_supplicant.conf / .log   the same for a station
+#	wlN-NAME.events          every wl_wait on NAME: what it waited for,
+#	                         the events it got (with -T their times)
 # docs/wireless.md shows how to read them.
+#
+# The functions (details above each one)
+# -------------
+#	wl_setup                      start a test (clean slate, capture, cleanup)
+#	wl_radio NAME [OPTS], wl_radios NAME...   radios, namespaces, interfaces
+#	wl_ap NAME [FILE], wl_sta NAME [FILE]     start hostapd, wpa_supplicant
+#	wl_ctl NAME CMD...            a control command, its reply on stdout
+#	wl_wait NAME [OPTS] EVENT...  wait for events (wpactl wait)
+#	wl_connected NAME [SECONDS]   station NAME is connected
+#	wl_status NAME FIELD          a field of STATUS
+#	wl_authorized AP STA          hostapd lists STA as authorized
+#	wl_stop NAME                  stop the daemon of NAME, return its status
+#	wl_pid, wl_log, wl_kill_cmd NAME   its pid, its log, a kill command
+#	wl_in NAME CMD...             run CMD in the namespace of NAME
+#	wl_addr NAME, wl_ip NAME ADDR/LEN   MAC address; add an IP address
+#	wl_ping NAME ADDR [N], wl_no_ping NAME ADDR   data over the air
+#	wl_range NAME on|off, wl_range_cmd   in or out of range of all others
+#	wl_air [FILTER], wl_air_has TEXT, wl_air_lacks TEXT   the capture
+#	wl_intervals FILE MIN MAX     spacing of `wl_wait -T` events
+#	wl_uptime                     seconds since boot (simulated)
 #
 # Function names start with wl_; internal ones with wl__ and internal
 # variables with wl__ or WL__.
@@ -213,12 +235,12 @@ wl_no_ping () {
 
 # ---- Daemons ------------------------------------------------------------------
 
-# wl__start NAME KIND CONF LOG CMD...: run CMD in NAME's namespace in the
+# wl__start NAME KIND LOG CMD...: run CMD in NAME's namespace in the
 # background, logging to LOG, and remember it. fds 6 and 7 belong to the
 # harness and stdout is the result channel: the daemon gets none of them.
 wl__start () {
-	wl__n=$1 wl__k=$2 wl__c=$3 wl__l=$4
-	shift 4
+	wl__n=$1 wl__k=$2 wl__l=$3
+	shift 3
 	{
 		printf '\n%s: %s\n' "$(cut -d' ' -f1 /proc/uptime)" "$*"
 	} >>"$wl__l"
@@ -259,7 +281,7 @@ wl_ap () {
 	wl__ap_conf=$(wl__config "$1" hostapd "${2-}") || return 1
 	wl__ap_log=$WL_ART/$WL_TAG-$1.hostapd.log
 	mkdir -p "$WL_HOSTAPD_DIR" &&
-	wl__start "$1" hostapd "$wl__ap_conf" "$wl__ap_log" \
+	wl__start "$1" hostapd "$wl__ap_log" \
 		hostapd -dd -t -f "$wl__ap_log" "$wl__ap_conf" || return 1
 	# hostapd exits when its interface fails (AP-DISABLED), which ends the
 	# wait at once; the state line or event tells which way it went.
@@ -286,7 +308,7 @@ wl_sta () {
 	wl__sta_conf=$(wl__config "$1" wpa_supplicant "${2-}") || return 1
 	wl__sta_log=$WL_ART/$WL_TAG-$1.wpa_supplicant.log
 	mkdir -p "$WL_WPAS_DIR" &&
-	wl__start "$1" wpa_supplicant "$wl__sta_conf" "$wl__sta_log" \
+	wl__start "$1" wpa_supplicant "$wl__sta_log" \
 		wpa_supplicant -i "$1" -D nl80211 -c "$wl__sta_conf" \
 		-dd -t -f "$wl__sta_log" || return 1
 	if ! wl_ctl "$1" -w "$WL_START_TIMEOUT" PING >/dev/null; then

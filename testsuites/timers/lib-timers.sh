@@ -10,16 +10,19 @@
 #   val OUT KEY                print KEY's value from OUT
 #   check OUT KEY OP WANT      KEY's value OP WANT, as test(1) compares
 #   check_num NAME VALUE OP WANT    the same for a value the test computed
-#   check_late OUT BOUND       0 <= late_ns - slack_ns < the mode's bound
+#   check_late OUT BOUND       0 <= late_ns, late_ns - slack_ns < the bound
 #   hres_on                    wait for high-resolution timers (see below)
 #
-# Bounds.  Under inf-cpu a timer is late by its slack (timer_slack_ns for
-# sleeps, futexes and poll-like waits; none for timerfd, POSIX timers and
-# itimers) plus less than 3 clock reads' worth of time (3 x 256 ns), as
-# measured by the probe around it: docs/timers.md explains where each read
-# comes from.  In basic mode the guest's CPU work between the expiry and the
-# probe's read takes real time, and with no time travel everything does:
-# there the bound is $TIMERS_SLOP_NS, a lateness no healthy timer reaches.
+# Bounds.  Under inf-cpu a timer fires between its deadline and its
+# deadline + slack (timer_slack_ns, 50 us, for sleeps and futexes; 0.1% of
+# the timeout for poll, select and epoll; none for timerfd, POSIX timers
+# and itimers), plus a few clock reads of 256 ns, as the probe measures it
+# around the call: under 768 ns (3 reads) for sleeps, timerfds, POSIX
+# timers and itimers, 1024 ns for the poll family, 2048 ns for futexes
+# (docs/timers.md has the measurements). In basic mode the guest's CPU
+# work between the expiry and the probe's read takes real time, and with
+# no time travel everything does: there the bound is $TIMERS_SLOP_NS, a
+# lateness no healthy timer reaches.
 
 TIMERS_READ_NS=256
 TIMERS_SLOP_NS=200000000
@@ -93,13 +96,15 @@ _timers_bound () {
 }
 
 # check_late OUT BOUND: the timer did not fire early, and fired less than
-# BOUND ns (under inf-cpu) after its deadline plus the slack.
+# BOUND ns (under inf-cpu) after its deadline plus the slack. The slack is
+# a window, not a delay: when another timer interrupt falls inside it the
+# kernel runs the timer then, so anything from 0 to slack + BOUND is right.
 check_late () {
 	_timers_get "$1" late_ns &&
 	_tl=$_tv &&
 	if _timers_find "$1" slack_ns; then _ts=$_tv; else _ts=0; fi &&
 	_timers_bound "$2" &&
-	check_num "late_ns ($_tl) - slack_ns ($_ts)" $((_tl - _ts)) -ge 0 &&
+	check_num late_ns "$_tl" -ge 0 &&
 	check_num "late_ns ($_tl) - slack_ns ($_ts)" $((_tl - _ts)) -lt "$_tb"
 }
 

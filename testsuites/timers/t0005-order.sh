@@ -48,7 +48,7 @@ test_expect_success TIME_TRAVEL 'the same seed gives the same order; another see
 test_expect_success TIME_TRAVEL '200 threads with interleaved deadlines wake, none early' '
 	probe out threads 200 5 1ms &&
 	check out wakeups = 1000 &&
-	check out min_late_ns -ge 50000
+	check out min_late_ns -ge 0
 '
 
 test_expect_success INF_CPU '... and in deadline order, each < 50 us + 768 ns late' '

@@ -3,7 +3,8 @@ test_description='scanning several channels, roaming between two APs'
 . ../lib/harness.sh
 . "$HARNESS_SUITE_DIR/../lib/wireless.sh"
 
-# wl_ap_psk NAME CHANNEL: a WPA2-PSK AP of the network "umlrun-roam".
+# roam_ap NAME CHANNEL: a WPA2-PSK AP of the network "umlrun-roam"; roam_sta
+# NAME: a station of it.
 roam_ap () {
 	wl_ap "$1" <<-EOF
 	ssid=umlrun-roam

@@ -39,13 +39,14 @@ test_expect_success 'a malformed station config fails with the error of wpa_supp
 test_expect_success 'a daemon that cannot start on its radio fails the test' '
 	wl_setup &&
 	wl_radios ap0 &&
-	# A monitor interface cannot become an AP... nor can a radio that
-	# is not there: hostapd for an interface that does not exist.
+	# The config parses, but its interface does not exist: hostapd fails
+	# to set it up, says why, and exits.
 	test_must_fail wl_ap ap0 <<-\EOF &&
 	interface=nosuchif
 	ssid=umlrun-nowhere
 	EOF
-	grep -q "nosuchif" "$(wl_log ap0)" &&
+	grep -q "Could not read interface nosuchif flags: No such device" "$(wl_log ap0)" &&
+	grep -q "nosuchif: AP-DISABLED" "$(wl_log ap0)" &&
 	test_must_fail wl_stop ap0
 '
 
