@@ -541,7 +541,7 @@ static const struct record *find_record(const struct run *run, const char *id)
 }
 
 static void print_compare(const struct test_list *tests, const struct run *off,
-			  const struct run *tt, bool json)
+			  const struct run *tt, int jobs, bool json)
 {
 	double sim = 0, woff = 0, wtt = 0;
 
@@ -550,10 +550,16 @@ static void print_compare(const struct test_list *tests, const struct run *off,
 		       "  \"tests\": [",
 		       tt_mode_name(tt->mode), off->dir, tt->dir);
 	else
-		printf("# umlrun compare: each test run with time travel off and with %s\n"
-		       "# runs: %s and %s\n%-44s %8s %12s %10s %10s %9s\n",
-		       tt_mode_name(tt->mode), off->dir, tt->dir, "test", "result", "simulated_s",
-		       "wall_off", "wall_tt", "speedup");
+		printf("# umlrun compare: %zu test files, each run twice on the same kernel and\n"
+		       "# root folder, %d guests at a time: time travel off (real time), then %s\n"
+		       "# runs: %s and %s\n"
+		       "# simulated_s: guest time the test took (measured in the %s guest);\n"
+		       "# wall_*: host seconds per test file, boot to power-off; speedup = "
+		       "wall_off/wall_tt\n"
+		       "%-44s %8s %12s %10s %10s %9s\n",
+		       tests->n, jobs, tt_mode_name(tt->mode), off->dir, tt->dir,
+		       tt_mode_name(tt->mode), "test", "result", "simulated_s", "wall_off",
+		       "wall_tt", "speedup");
 	for (size_t i = 0; i < tests->n; i++) {
 		const struct record *a = find_record(off, tests->v[i].id);
 		const struct record *b = find_record(tt, tests->v[i].id);
@@ -585,9 +591,9 @@ static void print_compare(const struct test_list *tests, const struct run *off,
 		       sim, woff, wtt, woff / wtt, off->wall_seconds, tt->wall_seconds);
 	else
 		printf("%-44s %8s %12.3f %10.3f %10.3f %8.1fx\n"
-		       "# whole runs (with -j%s): %.1f s wall off, %.1f s wall with %s\n",
-		       "total", "", sim, woff, wtt, woff / wtt, "N", off->wall_seconds,
-		       tt->wall_seconds, tt_mode_name(tt->mode));
+		       "# whole runs: %.1f s wall off, %.1f s wall with %s\n",
+		       "total", "", sim, woff, wtt, woff / wtt, off->wall_seconds, tt->wall_seconds,
+		       tt_mode_name(tt->mode));
 }
 
 static int cmd_compare(const struct opts *o)
@@ -609,7 +615,8 @@ static int cmd_compare(const struct opts *o)
 	run_tests(&s, &tests, &off);
 	if (!off.res.host_signal)
 		run_tests(&s, &tests, &tt);
-	print_compare(&tests, &off, &tt, o->json);
+	print_compare(&tests, &off, &tt, o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
+		      o->json);
 	code = off.res.host_signal ? off.exit_code : tt.exit_code;
 	sched_result_free(&off.res);
 	sched_result_free(&tt.res);
