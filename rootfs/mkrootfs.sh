@@ -68,9 +68,17 @@ for f in "$guestbin"/*; do
 	[ "$(basename "$f")" = init ] || cp "$f" "$out/usr/local/bin/"
 done
 
-# busybox applets fill in every command the packages did not provide.
+# busybox applets fill in every command the packages did not provide, under
+# any bin folder: busybox's sbin/ip must not shadow iproute2's bin/ip.
+have() {
+	for d in usr/local/bin usr/bin usr/sbin; do
+		[ -e "$out/$d/$1" ] && return 0
+	done
+	return 1
+}
 for applet in $("$out/usr/bin/busybox" --list-full); do
-	[ -e "$out/$applet" ] || [ -L "$out/$applet" ] || ln -s /usr/bin/busybox "$out/$applet"
+	name=${applet##*/}
+	have "$name" || [ -L "$out/$applet" ] || ln -s /usr/bin/busybox "$out/$applet"
 done
 
 cat >"$out/etc/passwd" <<'EOT'

@@ -365,14 +365,19 @@ static uint64_t fnv_ints(const int *v, int n)
 	return h;
 }
 
-static void sleep_rel(int64_t ns)
+static void sleep_on(clockid_t clk, int64_t ns)
 {
 	struct timespec ts = ns_ts(ns);
 	int err;
 
-	while ((err = clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts)))
+	while ((err = clock_nanosleep(clk, 0, &ts, &ts)))
 		if (err != EINTR)
 			die_err(err, "clock_nanosleep");
+}
+
+static void sleep_rel(int64_t ns)
+{
+	sleep_on(CLOCK_MONOTONIC, ns);
 }
 
 static void sleep_abs(clockid_t clk, int64_t deadline)
@@ -559,7 +564,7 @@ static int cmd_clock_nanosleep(int argc, char **argv)
 	if (abs)
 		sleep_abs(clk, c0 + req);
 	else
-		sleep_rel(req);
+		sleep_on(clk, req);
 	c1 = now(clk);
 	m1 = mono();
 	put_sleep(req, c1 - c0);
