@@ -26,23 +26,7 @@ trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-n=0
-failed=0
-pass() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-fail() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n $1"
-	[ $# -gt 1 ] && echo "# $2"
-	return 0
-}
-# COND; check TITLE [DIAGNOSTIC]: record whether COND (the command just before) held.
-check() {
-	if [ $? -eq 0 ]; then pass "$1"; else fail "$@"; fi
-}
+. "$(dirname "$0")/../tap.sh"
 show_tail() {
 	[ -s "$1" ] && tail -n 8 "$1" | sed 's/^/#   /'
 	return 0

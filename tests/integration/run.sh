@@ -17,30 +17,18 @@ export TMPDIR="$work/tmp"
 mkdir "$TMPDIR"
 trap 'rm -rf "$work"' EXIT INT TERM
 
-n=0
-failed=0
-pass() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-fail() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n $1"
-	[ $# -gt 1 ] && echo "# $2"
+. "$top/tests/tap.sh"
+# After a failed check: the end of the last command's output.
+tap_on_fail() {
+	echo "# exit status $rc"
 	for f in "$work/out" "$work/err"; do
 		[ -s "$f" ] && tail -n 8 "$f" | sed 's/^/#   /'
 	done
-	return 0
 }
 # run CMD...: output in $work/out and $work/err, status in $rc.
 run() {
 	"$@" >"$work/out" 2>"$work/err"
 	rc=$?
-}
-# COND; check TITLE: record whether COND (the command just before) held.
-check() {
-	if [ $? -eq 0 ]; then pass "$1"; else fail "$1" "exit status $rc"; fi
 }
 # nothing_left: no guest process, no staging or umid folder survives.
 nothing_left() {
@@ -304,5 +292,4 @@ run "$umlrun" exec -- true
 nothing_left
 check "the next umlrun removes the staging folder a SIGKILLed one left"
 
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_done
