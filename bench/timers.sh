@@ -24,3 +24,5 @@ if same_results $dirs; then
 else
 	echo "identical results over 5 runs: NO"
 fi
+# shellcheck disable=SC2086
+printf "largest difference in one test's simulated seconds over the 5 runs: %s s\n" "$(sim_spread $dirs)"

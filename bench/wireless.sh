@@ -21,6 +21,8 @@ if same_results "$work/keep1" "$work/keep2" "$work/keep3"; then
 else
 	echo "identical results over 3 inf-cpu runs: NO"
 fi
+printf "largest difference in one test's simulated seconds over the 3 runs: %s s\n" \
+	"$(sim_spread "$work/keep1" "$work/keep2" "$work/keep3")"
 # The two longest tests by simulated time, again with time travel off.
 long=$(grep -o '"id": "[^"]*"\|"sim_seconds": [0-9.]*' "$work/keep1/results.json" |
 	paste - - | sed 's/"id": "\([^"]*\)".*"sim_seconds": \([0-9.]*\)/\2 \1/' |

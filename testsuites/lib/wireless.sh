@@ -480,6 +480,10 @@ wl_uptime () {
 # tcpdump listens: its "listening on" line is read from a fifo.
 wl__capture () {
 	WL_PCAP=$WL_ART/$WL_TAG.pcap
+	# Captured to tmpfs, copied to the artifacts when the capture stops: a
+	# write per frame to /results (hostfs) is a host system call per frame,
+	# and beacons alone are ten a second for every AP.
+	WL__CAP_TMP=/tmp/$WL_TAG.pcap
 	wl__fifo=$HARNESS_TRASH_DIR/tcpdump.fifo
 	rm -f "$wl__fifo" && mkfifo "$wl__fifo" || return 1
 	$WL_IP link set hwsim0 up || return 1
@@ -487,7 +491,7 @@ wl__capture () {
 	# -w - and the shell opening the file: tcpdump would chown a file it
 	# opened itself, which hostfs (/results) refuses.
 	tcpdump -Z root -i hwsim0 -U -w - \
-		>"$WL_PCAP" 2>"$wl__fifo" </dev/null 6>&- 7>&- &
+		>"$WL__CAP_TMP" 2>"$wl__fifo" </dev/null 6>&- 7>&- &
 	WL__CAP_PID=$!
 	# Both opens of the fifo block until the other side comes.
 	exec 8<"$wl__fifo"
@@ -512,6 +516,8 @@ wl__stop_capture () {
 	wait "$WL__CAP_PID"
 	wl__cst=$?
 	wait "$WL__CAP_CAT"
+	cp "$WL__CAP_TMP" "$WL_PCAP" && rm -f "$WL__CAP_TMP" ||
+		wl__note "cannot copy the capture to $WL_PCAP"
 	WL__CAP_PID= WL__CAP_CAT=
 	# tcpdump exits 0 on SIGTERM once it has written everything.
 	[ "$wl__cst" = 0 ] || wl__note "tcpdump exited with status $wl__cst"
@@ -520,7 +526,7 @@ wl__stop_capture () {
 # wl_air [tcpdump filter]: the capture so far, decoded, one frame a line
 # (-e: with the 802.11 addresses).
 wl_air () {
-	tcpdump -Z root -r "$WL_PCAP" -n -e "$@" 2>"$HARNESS_TRASH_DIR/air.err" && return 0
+	tcpdump -Z root -r "${WL__CAP_TMP:-$WL_PCAP}" -n -e "$@" 2>"$HARNESS_TRASH_DIR/air.err" && return 0
 	say "wireless: cannot read the capture: $(cat "$HARNESS_TRASH_DIR/air.err")"
 	return 1
 }
