@@ -77,8 +77,10 @@ static void find_project(struct session *s)
 
 		exe[n] = '\0';
 		/* build/umlrun in a checkout: the project is build/.. */
-		cand = xasprintf("%s/../uml-config", dirname(exe));
-		s->project = is_dir(cand) ? xasprintf("%s/..", exe) : xstrdup(UMLRUN_DATADIR);
+		const char *bindir = dirname(exe); /* glibc's cuts exe in place */
+
+		cand = xasprintf("%s/../uml-config", bindir);
+		s->project = is_dir(cand) ? xasprintf("%s/..", bindir) : xstrdup(UMLRUN_DATADIR);
 	} else {
 		s->project = xstrdup(UMLRUN_DATADIR);
 	}
