@@ -27,7 +27,7 @@ bench_run() {
 
 # sum_field DIR KEY: the sum of a per-test numeric field of results.json.
 sum_field() {
-	grep -o "\"$2\": [0-9.]*" "$1/results.json" | awk '{ s += $2 } END { printf "%.3f", s }'
+	grep '^    {"id"' "$1/results.json" | grep -o "\"$2\": [0-9.]*" | awk '{ s += $2 } END { printf "%.3f", s }'
 }
 
 # run_wall DIR: the whole run's wall seconds.
