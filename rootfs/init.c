@@ -42,7 +42,7 @@
 #define MAX_ARGS 256
 
 static struct {
-	const char *test, *mode, *start, *suite, *results, *argv_hex;
+	const char *test, *mode, *start, *suite, *results, *argv_hex, *try;
 	long timeout;
 	bool shell;
 	char *argv[MAX_ARGS + 1];
@@ -163,6 +163,8 @@ static void set_param(char *key, char *val)
 		param.results = val;
 	else if (!strcmp(key, "argv"))
 		param.argv_hex = val;
+	else if (!strcmp(key, "try"))
+		param.try = val;
 	else if (!strcmp(key, "timeout"))
 		param.timeout = strtol(val, NULL, 10);
 	else if (!strcmp(key, "shell"))
@@ -275,6 +277,7 @@ static void setup_env(void)
 	setenv("TERM", param.shell ? "linux" : "dumb", 1);
 	setenv("UMLRUN_MODE", param.mode, 1);
 	setenv("UMLRUN_START", param.start, 1);
+	setenv("UMLRUN_TRY", param.try ? param.try : "1", 1);
 	setenv("UMLRUN_ARTIFACTS", "/results", 1);
 	if (param.test)
 		setenv("UMLRUN_TEST", param.test, 1);

@@ -135,6 +135,8 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	strv_push(&v, &n, xstrdup("umlrun.suite=suite"));
 	strv_push(&v, &n, xasprintf("umlrun.results=g%d/results", g->index));
 	strv_push(&v, &n, xasprintf("umlrun.timeout=%ld", g->sim_timeout));
+	if (g->try > 1)
+		strv_push(&v, &n, xasprintf("umlrun.try=%d", g->try));
 	if (g->test)
 		strv_push(&v, &n, xasprintf("umlrun.test=%s", g->test));
 	if (g->shell)

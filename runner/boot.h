@@ -49,6 +49,7 @@ struct guest_spec {
 	bool shell;
 	long sim_timeout;  /* seconds of simulated time, 0 for none */
 	const char *extra; /* extra kernel parameters (settings' cmdline=) */
+	int try;	   /* 1, or the retry number with --retry (UMLRUN_TRY in the guest) */
 };
 
 /* The guest's umid: unique per umlrun process and guest. */

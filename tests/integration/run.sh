@@ -175,6 +175,11 @@ run "$umlrun" run $R --retry=2 itest/t0002-fail.sh
 [ $rc -eq 1 ] && grep -q "retrying (2 of 2)" "$work/out" &&
 	[ -d "$results/latest/itest/t0002-fail.try1" ] && grep -q "^not ok 1 itest/t0002-fail.sh" "$work/out"
 check "--retry runs a failing test again and keeps each try's folder"
+run "$umlrun" run $R --retry=2 itest/t0008-flaky.sh
+[ $rc -eq 0 ] && grep -q "^ok 1 itest/t0008-flaky.sh # flaky: failed 1 time before passing" "$work/out" &&
+	grep -q '"result": "flaky"' "$results/latest/results.json" &&
+	grep -q '"failed_attempts": 1' "$results/latest/results.json"
+check "a test that fails, then passes on a retry, is reported flaky"
 run "$umlrun" run $R --list --filter='itest/t000[12]*' --exclude='*fail*'
 [ $rc -eq 0 ] && [ "$(cat "$work/out")" = itest/t0001-pass.sh ]
 check "--filter and --exclude select by test id"
