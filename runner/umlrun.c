@@ -656,12 +656,7 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 
 	find_project(&s);
 	s.mode = o->mode;
-	if (o->start && o->mode != TT_OFF) {
-		int64_t ignored;
-
-		if (start_parse(o->start, &ignored, &e) < 0)
-			uerr_die(&e);
-	}
+	check_inputs(&s);
 	prepare_kernel(&s);
 	prepare_rootfs(&s);
 	resolve_start(&s);
