@@ -657,7 +657,6 @@ int report_write_html(const char *path, const char *run_dir, const struct run_in
 {
 	struct strbuf sb = { 0 };
 	const char *name = strrchr(run_dir, '/') ? strrchr(run_dir, '/') + 1 : run_dir;
-	int err;
 
 	html_head(&sb, name);
 	html_header(&sb, name, ri, r, n);
@@ -665,11 +664,5 @@ int report_write_html(const char *path, const char *run_dir, const struct run_in
 	html_chart(&sb, r, n);
 	html_excerpts(&sb, run_dir, r, n);
 	sb_adds(&sb, "</main>\n</body>\n</html>\n");
-	err = write_file_atomic(path, sb.buf, sb.len);
-	sb_release(&sb);
-	if (err < 0) {
-		errno = -err;
-		return uerr_sys(e, EXIT_INFRA, "cannot write %s", path);
-	}
-	return 0;
+	return sb_write_atomic(path, &sb, e);
 }

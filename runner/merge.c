@@ -316,18 +316,11 @@ static void ktap_record(struct strbuf *sb, const struct record *r, size_t i, siz
 static int write_ktap(const char *path, const struct record *r, size_t n, struct uerr *e)
 {
 	struct strbuf sb = { 0 };
-	int ret;
 
 	sb_printf(&sb, "KTAP version 1\n1..%zu\n", n);
 	for (size_t i = 0; i < n; i++)
 		ktap_record(&sb, r, i, n);
-	ret = write_file_atomic(path, sb.buf, sb.len);
-	sb_release(&sb);
-	if (ret < 0) {
-		errno = -ret;
-		return uerr_sys(e, EXIT_INFRA, "cannot write %s", path);
-	}
-	return 0;
+	return sb_write_atomic(path, &sb, e);
 }
 
 /* Shard 1's run information; the longest wall time; the exit code. */

@@ -111,18 +111,6 @@ static void json_str(struct strbuf *sb, const char *s)
 	sb_adds(sb, "\"");
 }
 
-static int write_out(const char *path, struct strbuf *sb, struct uerr *e)
-{
-	int r = write_file_atomic(path, sb->buf, sb->len);
-
-	sb_release(sb);
-	if (r < 0) {
-		errno = -r;
-		return uerr_sys(e, EXIT_INFRA, "cannot write %s", path);
-	}
-	return 0;
-}
-
 int report_write_json(const char *path, const struct run_info *ri, const struct record *r, size_t n,
 		      struct uerr *e)
 {
@@ -187,7 +175,7 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		sb_printf(&sb, "%s\"%s\": %d", v ? ", " : "", verdict_name((enum verdict)v),
 			  counts[v]);
 	sb_adds(&sb, "}\n}\n");
-	return write_out(path, &sb, e);
+	return sb_write_atomic(path, &sb, e);
 }
 
 static void xml_str(struct strbuf *sb, const char *s)
@@ -291,7 +279,7 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 		sb_adds(&sb, "  </testsuite>\n");
 	}
 	sb_adds(&sb, "</testsuites>\n");
-	return write_out(path, &sb, e);
+	return sb_write_atomic(path, &sb, e);
 }
 
 int exit_code_of(const struct record *r, size_t n)

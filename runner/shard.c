@@ -432,7 +432,6 @@ int durations_record(const char *cache_file, const struct record *r, size_t n, s
 {
 	struct durations old, now = { 0 };
 	struct strbuf sb = { 0 };
-	int ret;
 
 	if (durations_cache_load(cache_file, &old, e) < 0)
 		return -1;
@@ -447,13 +446,7 @@ int durations_record(const char *cache_file, const struct record *r, size_t n, s
 		sb_release(&sb);
 		return -1;
 	}
-	ret = write_file_atomic(cache_file, sb.buf, sb.len);
-	sb_release(&sb);
-	if (ret < 0) {
-		errno = -ret;
-		return uerr_sys(e, EXIT_INFRA, "cannot write %s", cache_file);
-	}
-	return 0;
+	return sb_write_atomic(cache_file, &sb, e);
 }
 
 /* Unknown first (as +inf), then longest; ties keep the given order. */

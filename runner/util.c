@@ -481,3 +481,15 @@ void sb_add_utf8(struct strbuf *sb, const unsigned char **p)
 	sb_add(sb, *p, n);
 	*p += n - 1;
 }
+
+int sb_write_atomic(const char *path, struct strbuf *sb, struct uerr *e)
+{
+	int r = write_file_atomic(path, sb->buf ? sb->buf : "", sb->len);
+
+	sb_release(sb);
+	if (r < 0) {
+		errno = -r;
+		return uerr_sys(e, EXIT_INFRA, "cannot write %s", path);
+	}
+	return 0;
+}

@@ -114,6 +114,8 @@ char *sb_detach(struct strbuf *sb);
 int read_file(const char *path, char **out, size_t *len);
 /* Writes through a temporary file and rename(2): never half-written. */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/* The same for a strbuf, which it releases; a failure fills e (exit 3). */
+int sb_write_atomic(const char *path, struct strbuf *sb, struct uerr *e);
 int mkdir_p(const char *path, mode_t mode);
 int rm_rf(const char *path);
 bool path_exists(const char *path);

@@ -274,11 +274,7 @@ wl__config () {
 # stdin (or in FILE); return once the AP is enabled. On failure, hostapd's
 # own error is shown from its log, and the test fails.
 wl_ap () {
-	wl__known "$1" || return 1
-	wl__running "$1" && {
-		say "wireless: a daemon runs on '$1' already (wl_stop it first)"
-		return 1
-	}
+	wl__idle "$1" || return 1
 	wl__ap_conf=$(wl__config "$1" hostapd "${2-}") || return 1
 	wl__ap_log=$WL_ART/$WL_TAG-$1.hostapd.log
 	mkdir -p "$WL_HOSTAPD_DIR" &&
@@ -301,11 +297,7 @@ wl_ap () {
 # configuration (global lines, then network blocks) on stdin or in FILE;
 # return once it answers on its control socket.
 wl_sta () {
-	wl__known "$1" || return 1
-	wl__running "$1" && {
-		say "wireless: a daemon runs on '$1' already (wl_stop it first)"
-		return 1
-	}
+	wl__idle "$1" || return 1
 	wl__sta_conf=$(wl__config "$1" wpa_supplicant "${2-}") || return 1
 	wl__sta_log=$WL_ART/$WL_TAG-$1.wpa_supplicant.log
 	mkdir -p "$WL_WPAS_DIR" &&
@@ -317,6 +309,14 @@ wl_sta () {
 		wl__show_log "$wl__sta_log"
 		return 1
 	fi
+}
+
+# wl__idle NAME: a radio of this test, with no daemon on it yet.
+wl__idle () {
+	wl__known "$1" || return 1
+	wl__running "$1" || return 0
+	say "wireless: a daemon runs on '$1' already (wl_stop it first)"
+	return 1
 }
 
 wl__running () {
