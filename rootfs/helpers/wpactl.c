@@ -36,6 +36,11 @@
  *                 to it as soon as it is up, without polling
  *     -P PID      the daemon's pid: if it exits while we wait, fail at
  *                 once instead of waiting out the timeout (pidfd)
+ *     -L FILE     append a record of the exchange to FILE: a "# " line
+ *                 with the command, its exit status and the uptime, then
+ *                 what went to stdout and stderr.  The test library keeps
+ *                 one such file per daemon, so a test needs no tee or cat
+ *                 (each process costs tens of milliseconds in the guest).
  *
  * The protocol is hostap's wpa_ctrl one: a unix datagram socket bound to a
  * path of our own (/tmp/wpactl-PID-N) connected to DIR/IFACE; replies come
@@ -97,6 +102,62 @@ static struct ctrl {
 	char local[sizeof(((struct sockaddr_un *)0)->sun_path)];
 } ctrl = { -1, -1, -1, 0, false, "" };
 
+/*
+ * -L: stdout and stderr are copied into a memory stream, written to the
+ * record file in one append on exit, whichever way we exit.
+ */
+static struct {
+	const char *path;
+	char *what; /* the command line, for the header */
+	char *text;
+	size_t len;
+	FILE *f;
+	int status;
+} record = { NULL, NULL, NULL, 0, NULL, 0 };
+
+static void record_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void record_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!record.f)
+		return;
+	va_start(ap, fmt);
+	vfprintf(record.f, fmt, ap);
+	va_end(ap);
+}
+
+static void record_write(void)
+{
+	struct timespec ts;
+	FILE *out;
+
+	if (!record.f)
+		return;
+	fclose(record.f);
+	record.f = NULL;
+	out = fopen(record.path, "a");
+	if (!out) {
+		fprintf(stderr, "%s: cannot append to %s: %s\n", prog, record.path,
+			strerror(errno));
+		return;
+	}
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	fprintf(out, "# %s (status %d at %lld.%02ld s)\n%.*s", record.what, record.status,
+		(long long)ts.tv_sec, ts.tv_nsec / 10000000, (int)record.len, record.text);
+	if (fclose(out))
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, record.path, strerror(errno));
+	free(record.text);
+	record.text = NULL;
+}
+
+/* Exit with status, recorded with -L. */
+__attribute__((noreturn)) static void finish(int status)
+{
+	record.status = status;
+	exit(status); /* atexit: ctrl_close(), record_write() */
+}
+
 static void close_fd(int *fd)
 {
 	if (*fd >= 0)
@@ -121,11 +182,22 @@ static void ctrl_close(void)
 
 static void vmessage(const char *fmt, va_list ap, int errnum)
 {
+	va_list copy;
+
+	va_copy(copy, ap);
 	fprintf(stderr, "%s: ", prog);
 	vfprintf(stderr, fmt, ap);
 	if (errnum)
 		fprintf(stderr, ": %s", strerror(errnum));
 	fputc('\n', stderr);
+	if (record.f) {
+		fprintf(record.f, "%s: ", prog);
+		vfprintf(record.f, fmt, copy);
+		if (errnum)
+			fprintf(record.f, ": %s", strerror(errnum));
+		fputc('\n', record.f);
+	}
+	va_end(copy);
 }
 
 __attribute__((noreturn, format(printf, 2, 3))) static void die(int status, const char *fmt, ...)
@@ -135,7 +207,7 @@ __attribute__((noreturn, format(printf, 2, 3))) static void die(int status, cons
 	va_start(ap, fmt);
 	vmessage(fmt, ap, 0);
 	va_end(ap);
-	exit(status); /* atexit: ctrl_close() */
+	finish(status);
 }
 
 __attribute__((noreturn, format(printf, 1, 2))) static void die_sys(const char *fmt, ...)
@@ -146,7 +218,7 @@ __attribute__((noreturn, format(printf, 1, 2))) static void die_sys(const char *
 	va_start(ap, fmt);
 	vmessage(fmt, ap, saved);
 	va_end(ap);
-	exit(EXIT_INFRA);
+	finish(EXIT_INFRA);
 }
 
 __attribute__((noreturn, format(printf, 1, 2))) static void usage_error(const char *fmt, ...)
@@ -157,7 +229,7 @@ __attribute__((noreturn, format(printf, 1, 2))) static void usage_error(const ch
 	vmessage(fmt, ap, 0);
 	va_end(ap);
 	fprintf(stderr, "Try '%s --help'.\n", prog);
-	exit(EXIT_USAGE);
+	finish(EXIT_USAGE);
 }
 
 static void usage(void)
@@ -170,6 +242,7 @@ static void usage(void)
 	       "  -i IFACE     socket name in DIR (default: the only one)\n"
 	       "  -w SECONDS   wait that long for the socket to appear\n"
 	       "  -P PID       fail at once if the daemon PID exits\n"
+	       "  -L FILE      append what was sent and what came back to FILE\n"
 	       "  CMD ARG...   send the command, print the reply; FAIL exits 1\n"
 	       "  wait         attach, wait for events containing an EVENT\n"
 	       "    -t SECONDS   give up after SECONDS (default %d), exit 1\n"
@@ -244,8 +317,8 @@ static int wait_readable(int fd, long long deadline)
 			if (read(ctrl.sigfd, &si, sizeof(si)) != sizeof(si))
 				die_sys("read signalfd");
 			fprintf(stderr, "%s: killed by signal %u\n", prog, si.ssi_signo);
-			ctrl_close();
-			exit(128 + (int)si.ssi_signo);
+			record_printf("%s: killed by signal %u\n", prog, si.ssi_signo);
+			finish(128 + (int)si.ssi_signo);
 		}
 		/* Data already queued wins over the news of the death. */
 		if (pfd[0].revents)
@@ -480,9 +553,11 @@ static void take_if_match(const char *text)
 		/* CLOCK_BOOTTIME is what /proc/uptime shows in the guest. */
 		clock_gettime(CLOCK_BOOTTIME, &ts);
 		printf("%lld.%03ld ", (long long)ts.tv_sec, ts.tv_nsec / 1000000);
+		record_printf("%lld.%03ld ", (long long)ts.tv_sec, ts.tv_nsec / 1000000);
 	}
 	printf("%s\n", text);
 	fflush(stdout);
+	record_printf("%s\n", text);
 	if (++ev.matched >= ev.want)
 		ev.done = true;
 }
@@ -565,17 +640,33 @@ static void run_shell(const char *cmd)
 		die(EXIT_FAIL, "'%s' failed with status %d", cmd, WEXITSTATUS(status));
 }
 
+/* To stderr and, with -L, to the record. */
+static void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void report(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (record.f) {
+		va_start(ap, fmt);
+		vfprintf(record.f, fmt, ap);
+		va_end(ap);
+	}
+}
+
 static void report_timeout(int seconds)
 {
 	int i, first = ev.seen > HISTORY ? ev.seen - HISTORY : 0;
 
-	fprintf(stderr, "%s: %d of %d event(s) matching", prog, ev.matched, ev.want);
+	report("%s: %d of %d event(s) matching", prog, ev.matched, ev.want);
 	for (i = 0; i < ev.npat; i++)
-		fprintf(stderr, " '%s'", ev.pat[i]);
-	fprintf(stderr, " within %d s; %d event(s) seen%s\n", seconds, ev.seen,
-		ev.seen ? ", the last ones:" : "");
+		report(" '%s'", ev.pat[i]);
+	report(" within %d s; %d event(s) seen%s\n", seconds, ev.seen,
+	       ev.seen ? ", the last ones:" : "");
 	for (i = first; i < ev.seen; i++)
-		fprintf(stderr, "  %s\n", ev.text[i % HISTORY]);
+		report("  %s\n", ev.text[i % HISTORY]);
 }
 
 struct wait_opts {
@@ -685,7 +776,11 @@ static int cmd_send(int argc, char **argv)
 	join_args(argc, argv, cmd, sizeof(cmd));
 	ctrl_request(cmd, buf, sizeof(buf), NULL);
 	printf("%s\n", buf);
-	return is_failure(buf) ? EXIT_FAIL : 0;
+	record_printf("%s\n", buf);
+	if (!is_failure(buf))
+		return 0;
+	report("%s: '%s' answered %s\n", prog, cmd, buf);
+	return EXIT_FAIL;
 }
 
 struct options {
@@ -717,6 +812,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->wait_s = parse_seconds(argv[++i], "-w");
 		else if (!strcmp(a, "-P"))
 			o->pid = (pid_t)parse_number(argv[++i], "-P", INT_MAX);
+		else if (!strcmp(a, "-L"))
+			record.path = argv[++i];
 		else
 			usage_error("bad option '%s'", a);
 	}
@@ -732,6 +829,17 @@ int main(int argc, char **argv)
 	int status;
 
 	parse_options(argc, argv, &o);
+	if (record.path) {
+		static char what[4096];
+
+		join_args(argc - o.first, argv + o.first, what, sizeof(what));
+		record.what = what;
+		record.f = open_memstream(&record.text, &record.len);
+		if (!record.f)
+			die_sys("open_memstream");
+		if (atexit(record_write))
+			die(EXIT_INFRA, "atexit failed");
+	}
 	if (atexit(ctrl_close))
 		die(EXIT_INFRA, "atexit failed");
 	block_signals();
@@ -748,5 +856,6 @@ int main(int argc, char **argv)
 	else
 		status = cmd_send(argc - o.first, argv + o.first);
 	fflush(stdout);
+	record.status = status;
 	return status;
 }
