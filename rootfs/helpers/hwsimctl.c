@@ -4,15 +4,22 @@
  * The guest boots with mac80211_hwsim.radios=0; every wireless test makes
  * the radios it needs and deletes them when it is done.  This tool speaks
  * the driver's generic netlink family "MAC80211_HWSIM" (the commands and
- * attributes of drivers/net/wireless/mac80211_hwsim.h, Linux 6.1) through
- * libnl-genl-3:
+ * attributes of drivers/net/wireless/mac80211_hwsim.h, Linux 6.1) and, for
+ * --netns and sweep, "nl80211", through libnl-genl-3:
  *
  *   hwsimctl new [--channels N] [--name NAME] [--no-vif] ...
  *                              create a radio, print its id on stdout
+ *   hwsimctl new --netns --name NAME [...]
+ *                              the same, in a new network namespace NAME
+ *                              holding one managed interface NAME
  *   hwsimctl del ID | --name NAME
  *                              delete one radio
  *   hwsimctl list              print "ID NAME CHANNELS [ALPHA2]" per radio
  *   hwsimctl del-all           delete every radio of this network namespace
+ *   hwsimctl sweep             delete every namespace of /run/netns (and
+ *                              kill its processes), every radio, and put
+ *                              back the world regulatory domain; print a
+ *                              line per thing removed or changed
  *
  * The driver answers HWSIM_CMD_NEW_RADIO with the new radio's id in the
  * error field of the netlink acknowledgement (a positive "error"), which
@@ -21,26 +28,50 @@
  * example "must have at least one channel") is printed with the error.
  *
  * A radio lives in the network namespace of its wiphy: GET, DEL and the
- * dump only see radios whose wiphy is in the caller's namespace, so a test
- * that moved a phy with `iw phy X set netns` deletes it from inside that
- * namespace (`ip netns exec NS hwsimctl del-all`).
+ * dump only see radios whose wiphy is in the namespace of the netlink
+ * socket, so radios moved into a namespace are deleted through a socket
+ * made inside it.
+ *
+ * new --netns replaces five processes (ip netns add, ip link set lo up,
+ * hwsimctl new --no-vif, iw phy set netns, iw phy interface add), each of
+ * which costs tens of milliseconds in the guest.  The radio is made in
+ * our own (the initial) namespace and only then moved: hwsim gives a radio
+ * the "netgroup" of the namespace it was created from, and only radios of
+ * one netgroup hear each other.  Radios created in the initial namespace
+ * also go back there when their namespace dies.
  *
  * cfg80211 silently falls back to the default "phyN" name when the name
  * asked for is taken; `new --name` checks the name it got and fails (and
  * removes the radio) rather than hand back a radio under another name.
  *
- * Exit codes: 0 success, 1 the kernel refused or the radio was not found,
- * 2 usage.
+ * Exit codes: 0 success, 1 the kernel refused, the radio was not found or
+ * (sweep) something could not be removed, 2 usage.
  */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/pidfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <linux/netlink.h>
+#include <linux/nl80211.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
@@ -72,6 +103,11 @@ enum {
 
 #define HWSIM_FAMILY "MAC80211_HWSIM"
 #define MAX_RADIOS   256
+#define NETNS_DIR    "/run/netns"
+#define WORLD_ALPHA2 "00"
+/* How long sweep waits for killed processes, and for the regulatory core. */
+#define KILL_WAIT_MS 1000
+#define REG_WAIT_MS  1000
 
 static const char *prog = "hwsimctl";
 
@@ -79,6 +115,7 @@ __attribute__((noreturn, format(printf, 1, 2))) static void die(const char *fmt,
 {
 	va_list ap;
 
+	fflush(stdout);
 	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -87,10 +124,12 @@ __attribute__((noreturn, format(printf, 1, 2))) static void die(const char *fmt,
 	exit(1);
 }
 
+/* stdout first: with 2>&1 the lines come out in the order they happened. */
 __attribute__((format(printf, 1, 2))) static void warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);
 	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -118,6 +157,9 @@ static void usage(void)
 	       "    --channels N         number of concurrent channels (default 1)\n"
 	       "    --name NAME          wiphy name (default phyN)\n"
 	       "    --no-vif             do not create the default wlanN interface\n"
+	       "    --netns              put the radio in a new network namespace NAME\n"
+	       "                         (lo up) with one managed interface NAME, down;\n"
+	       "                         needs --name, implies --no-vif\n"
 	       "    --alpha2 CC          regulatory hint of the driver (country CC)\n"
 	       "    --custom-reg N       hwsim custom regulatory domain N\n"
 	       "    --strict-reg         REGULATORY_STRICT_REG\n"
@@ -127,24 +169,38 @@ static void usage(void)
 	       "  del ID | --name NAME   delete a radio\n"
 	       "  list                   print ID NAME CHANNELS [ALPHA2] per radio\n"
 	       "  del-all                delete every radio of this namespace\n"
+	       "  sweep                  kill the processes of every namespace in\n"
+	       "                         " NETNS_DIR ", delete its radios and the\n"
+	       "                         namespace, then every other radio; set the\n"
+	       "                         regulatory domain back to " WORLD_ALPHA2 ".  One line\n"
+	       "                         per thing done; none on a clean slate\n"
 	       "  --help                 this text\n",
 	       prog);
 }
 
-/* A connected generic netlink socket and the family id it talks to. */
-struct hwsim {
+/* A connected generic netlink socket and the family it talks to. */
+struct genl {
 	struct nl_sock *sock;
 	int family;
+	const char *name; /* of the family, for messages */
 };
 
-static void hwsim_close(struct hwsim *h)
+static void genl_close(struct genl *g)
 {
-	if (h->sock)
-		nl_socket_free(h->sock);
-	h->sock = NULL;
+	if (g->sock)
+		nl_socket_free(g->sock);
+	g->sock = NULL;
 }
 
-#define autoclose_hwsim __attribute__((cleanup(hwsim_close)))
+#define autoclose_genl __attribute__((cleanup(genl_close)))
+
+static void fd_close(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+}
+
+#define autoclose_fd __attribute__((cleanup(fd_close)))
 
 static void msg_free(struct nl_msg **msg)
 {
@@ -162,24 +218,39 @@ static void cb_free(struct nl_cb **cb)
 
 #define autofree_cb __attribute__((cleanup(cb_free)))
 
-static void hwsim_open(struct hwsim *h)
+/*
+ * Connect g to the generic netlink family name.  The socket acts in the
+ * network namespace it is made in, whatever namespace we are in later.
+ * Family ids are global, the same in every namespace: a known one
+ * (family >= 0) spares the controller lookup.
+ */
+static int genl_open(struct genl *g, const char *name, int family)
 {
 	int one = 1, err;
 
-	h->sock = nl_socket_alloc();
-	if (!h->sock)
+	g->name = name;
+	g->family = family;
+	g->sock = nl_socket_alloc();
+	if (!g->sock)
 		die("cannot allocate a netlink socket");
-	err = genl_connect(h->sock);
-	if (err < 0)
-		die("cannot connect to generic netlink: %s", nl_geterror(err));
+	err = genl_connect(g->sock);
+	if (err < 0) {
+		warn("cannot connect to generic netlink: %s", nl_geterror(err));
+		return -1;
+	}
 	/* Ask for the kernel's error text; an old kernel ignoring it is fine. */
-	(void)setsockopt(nl_socket_get_fd(h->sock), SOL_NETLINK, NETLINK_EXT_ACK, &one,
+	(void)setsockopt(nl_socket_get_fd(g->sock), SOL_NETLINK, NETLINK_EXT_ACK, &one,
 			 sizeof(one));
-	h->family = genl_ctrl_resolve(h->sock, HWSIM_FAMILY);
-	if (h->family < 0)
-		die("generic netlink family %s not found (is mac80211_hwsim "
-		    "built in?): %s",
-		    HWSIM_FAMILY, nl_geterror(h->family));
+	if (family >= 0)
+		return 0;
+	g->family = genl_ctrl_resolve(g->sock, name);
+	if (g->family < 0) {
+		warn("generic netlink family %s not found%s: %s", name,
+		     strcmp(name, HWSIM_FAMILY) ? "" : " (is mac80211_hwsim built in?)",
+		     nl_geterror(g->family));
+		return -1;
+	}
+	return 0;
 }
 
 /* One radio as the driver describes it. */
@@ -190,13 +261,14 @@ struct radio {
 	char alpha2[3];
 };
 
-/* State of one request: its acknowledgement and the radios it returned. */
+/* State of one request: its acknowledgement and what it returned. */
 struct request {
 	bool done;
 	int error; /* errno of the ack: <0 error, >0 new radio id */
 	char ext_msg[256];
 	struct radio radios[MAX_RADIOS];
 	int n_radios;
+	char reg_alpha2[3]; /* nl80211 GET_REG: the global regulatory domain */
 };
 
 /*
@@ -269,6 +341,19 @@ static int on_radio(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/* The nl80211 GET_REG reply: remember the global regulatory domain. */
+static int on_reg(struct nl_msg *msg, void *arg)
+{
+	struct request *req = arg;
+	struct nlattr *tb[NL80211_ATTR_MAX + 1];
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, NL80211_ATTR_MAX, NULL) < 0)
+		return NL_SKIP;
+	if (tb[NL80211_ATTR_REG_ALPHA2] && nla_len(tb[NL80211_ATTR_REG_ALPHA2]) >= 2)
+		memcpy(req->reg_alpha2, nla_data(tb[NL80211_ATTR_REG_ALPHA2]), 2);
+	return NL_OK;
+}
+
 /* A dump ends with NLMSG_DONE instead of an ack. */
 static int on_finish(struct nl_msg *msg, void *arg)
 {
@@ -280,22 +365,37 @@ static int on_finish(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-static struct nl_msg *request_new(const struct hwsim *h, int cmd, int flags)
+static struct nl_msg *request_new(const struct genl *g, int cmd, int flags)
 {
 	struct nl_msg *msg = nlmsg_alloc();
 
 	if (!msg)
 		die("cannot allocate a netlink message");
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, h->family, 0, flags, (uint8_t)cmd, 1))
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, g->family, 0, flags, (uint8_t)cmd, 1))
 		die("cannot build the netlink header");
 	return msg;
 }
 
 /*
- * Send msg and read replies until its acknowledgement (or the end of a
- * dump). Returns the ack's error field: -errno, 0, or a positive radio id.
+ * A send or receive failure is reported like a refusal (EIO, with libnl's
+ * text as the message) rather than fatal: new --netns has things to undo.
  */
-static int request_run(const struct hwsim *h, struct nl_msg *msg, struct request *req)
+static int request_failed(struct request *req, const char *what, const struct genl *g, int err)
+{
+	req->done = true;
+	req->error = -EIO;
+	snprintf(req->ext_msg, sizeof(req->ext_msg), "cannot %s %s: %s", what, g->name,
+		 nl_geterror(err));
+	return req->error;
+}
+
+/*
+ * Send msg and read replies until its acknowledgement (or the end of a
+ * dump), handing each reply to valid (NULL: ignore them). Returns the
+ * ack's error field: -errno, 0, or a positive radio id.
+ */
+static int request_run(const struct genl *g, struct nl_msg *msg, struct request *req,
+		       nl_recvmsg_msg_cb_t valid)
 {
 	autofree_cb struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
 	int err;
@@ -306,17 +406,18 @@ static int request_run(const struct hwsim *h, struct nl_msg *msg, struct request
 	nl_cb_err(cb, NL_CB_CUSTOM, on_error, req);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, req);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, req);
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_radio, req);
+	if (valid)
+		nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, valid, req);
 
-	err = nl_send_auto(h->sock, msg);
+	err = nl_send_auto(g->sock, msg);
 	if (err < 0)
-		die("cannot send to %s: %s", HWSIM_FAMILY, nl_geterror(err));
+		return request_failed(req, "send to", g, err);
 	while (!req->done) {
-		err = nl_recvmsgs(h->sock, cb);
+		err = nl_recvmsgs(g->sock, cb);
 		/* Our own handlers stop with req->done set; anything else
 		 * is a receive error. */
 		if (err < 0 && !req->done)
-			die("cannot read the reply of %s: %s", HWSIM_FAMILY, nl_geterror(err));
+			return request_failed(req, "read the reply of", g, err);
 	}
 	return req->error;
 }
@@ -336,31 +437,76 @@ static void warn_refused(const struct request *req, const char *what)
 		warn("%s: %s", what, strerror(-req->error));
 }
 
-static int radio_get(const struct hwsim *h, int id, struct radio *out)
+static int radio_get(const struct genl *h, int id, struct radio *out)
 {
 	autofree_msg struct nl_msg *msg = request_new(h, HWSIM_CMD_GET_RADIO, 0);
 	struct request req;
 
 	put_or_die(nla_put_u32(msg, HWSIM_ATTR_RADIO_ID, (uint32_t)id), "id");
-	if (request_run(h, msg, &req) < 0 || req.n_radios != 1)
+	if (request_run(h, msg, &req, on_radio) < 0 || req.n_radios != 1)
 		return -1;
 	*out = req.radios[0];
 	return 0;
 }
 
-static int radio_del_by_id(const struct hwsim *h, int id)
+static int radio_del_by_id(const struct genl *h, int id)
 {
 	autofree_msg struct nl_msg *msg = request_new(h, HWSIM_CMD_DEL_RADIO, 0);
 	struct request req;
 	char what[64];
 
 	put_or_die(nla_put_u32(msg, HWSIM_ATTR_RADIO_ID, (uint32_t)id), "id");
-	if (request_run(h, msg, &req) < 0) {
+	if (request_run(h, msg, &req, NULL) < 0) {
 		snprintf(what, sizeof(what), "cannot delete radio %d", id);
 		warn_refused(&req, what);
 		return -1;
 	}
 	return 0;
+}
+
+/* Dump the radios of the socket's namespace into req. */
+static int radio_dump(const struct genl *h, struct request *req)
+{
+	autofree_msg struct nl_msg *msg = request_new(h, HWSIM_CMD_GET_RADIO, NLM_F_DUMP);
+
+	if (request_run(h, msg, req, on_radio) < 0) {
+		warn_refused(req, "cannot list the radios");
+		return -1;
+	}
+	if (req->n_radios >= MAX_RADIOS)
+		warn("more than %d radios: the list is cut", MAX_RADIOS);
+	return 0;
+}
+
+/*
+ * Send the NEW_RADIO request msg and check the name the radio got.
+ * Returns the radio's id, or -1 (and no radio is left).
+ */
+static int radio_create(const struct genl *h, struct nl_msg *msg, const char *name)
+{
+	struct request req;
+	struct radio got;
+	int id;
+
+	id = request_run(h, msg, &req, on_radio);
+	if (id < 0) {
+		warn_refused(&req, "cannot create a radio");
+		return -1;
+	}
+	if (!name)
+		return id;
+	if (radio_get(h, id, &got) < 0) {
+		warn("radio %d vanished right after its creation", id);
+		return -1;
+	}
+	if (strcmp(got.name, name)) {
+		warn("the name '%s' is taken: the kernel called the "
+		     "new radio '%s'; removing it",
+		     name, got.name);
+		radio_del_by_id(h, id);
+		return -1;
+	}
+	return id;
 }
 
 /* Parse a non-negative decimal number, or fail with a usage error. */
@@ -397,11 +543,371 @@ static const char *optval(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-static int cmd_new(const struct hwsim *h, int argc, char **argv)
+/*
+ * The kernel's dev_valid_name(): with --netns, NAME names the interface
+ * as well as the wiphy and the namespace file.
+ */
+static bool ifname_ok(const char *s)
+{
+	if (!s[0] || strlen(s) >= IFNAMSIZ || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (*s == '/' || *s == ':' || isspace((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* Milliseconds from now to deadline (CLOCK_MONOTONIC), at least 0. */
+static int ms_until(const struct timespec *deadline)
+{
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (deadline->tv_sec - now.tv_sec) * 1000LL +
+	     (deadline->tv_nsec - now.tv_nsec + 999999) / 1000000;
+	return ms < 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+static struct timespec deadline_in(int ms)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_sec += ms / 1000;
+	t.tv_nsec += (ms % 1000) * 1000000L;
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	return t;
+}
+
+/* Wait until fd is readable or the deadline passes; true if readable. */
+static bool readable_by(int fd, const struct timespec *deadline)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int r;
+
+	do
+		r = poll(&p, 1, ms_until(deadline));
+	while (r < 0 && errno == EINTR);
+	return r > 0;
+}
+
+/* ---- Network namespaces, as `ip netns` keeps them ---- */
+
+static void netns_path(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, NETNS_DIR "/%s", name);
+}
+
+/*
+ * Make NETNS_DIR a shared mount point, as `ip netns add` does: the mounts
+ * under it then propagate to the mount namespaces `ip netns exec` makes
+ * (slaves of ours), and so does their unmount, which lets a deleted
+ * namespace die instead of living on in a copy of the mount.
+ */
+static int netns_dir(void)
+{
+	bool bound = false;
+
+	if (mkdir(NETNS_DIR, 0755) < 0 && errno != EEXIST) {
+		warn("cannot create %s: %s", NETNS_DIR, strerror(errno));
+		return -1;
+	}
+	while (mount("", NETNS_DIR, "none", MS_SHARED | MS_REC, NULL) < 0) {
+		/* EINVAL: not a mount point yet; bind it onto itself. */
+		if (errno != EINVAL || bound) {
+			warn("cannot make %s a shared mount: %s", NETNS_DIR, strerror(errno));
+			return -1;
+		}
+		if (mount(NETNS_DIR, NETNS_DIR, "none", MS_BIND | MS_REC, NULL) < 0) {
+			warn("cannot bind %s onto itself: %s", NETNS_DIR, strerror(errno));
+			return -1;
+		}
+		bound = true;
+	}
+	return 0;
+}
+
+/* Back to the namespace we started in: carrying on elsewhere would do the
+ * rest in the wrong namespace. */
+static void netns_return(int orig)
+{
+	if (setns(orig, CLONE_NEWNET) < 0)
+		die("cannot return to the original network namespace: %s", strerror(errno));
+}
+
+/*
+ * Namespace NAME as `ip netns add` makes it: a new, empty file in
+ * NETNS_DIR (O_EXCL: an existing namespace is an error, never reused) with
+ * a new network namespace bind-mounted on it.  We come back to orig.
+ */
+static int netns_add(const char *name, int orig)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (netns_dir() < 0)
+		return -1;
+	netns_path(path, sizeof(path), name);
+	fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			warn("namespace %s exists already (%s)", name, path);
+		else
+			warn("cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (unshare(CLONE_NEWNET) < 0) {
+		warn("cannot create a network namespace: %s", strerror(errno));
+		unlink(path);
+		return -1;
+	}
+	if (mount("/proc/self/ns/net", path, "none", MS_BIND, NULL) < 0) {
+		warn("cannot bind the new namespace onto %s: %s", path, strerror(errno));
+		netns_return(orig);
+		unlink(path);
+		return -1;
+	}
+	netns_return(orig);
+	return 0;
+}
+
+/* As `ip netns del`: the namespace dies with its last process and fd. */
+static int netns_del(const char *name)
+{
+	char path[PATH_MAX];
+
+	netns_path(path, sizeof(path), name);
+	/* EINVAL: nothing mounted there (a leftover file): just remove it. */
+	if (umount2(path, MNT_DETACH) < 0 && errno != EINVAL) {
+		warn("cannot unmount %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (unlink(path) < 0) {
+		warn("cannot remove %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Connect g to family name through a socket made in the namespace nsfd. */
+static int genl_open_in(struct genl *g, const char *name, int family, int nsfd, int orig,
+			const char *ns)
+{
+	int r;
+
+	if (setns(nsfd, CLONE_NEWNET) < 0) {
+		warn("cannot enter namespace %s: %s", ns, strerror(errno));
+		return -1;
+	}
+	r = genl_open(g, name, family);
+	netns_return(orig);
+	return r;
+}
+
+/* Bring ifname up, as `ip link set IFNAME up`, in our current namespace. */
+static int link_up(const char *ifname)
+{
+	autoclose_fd int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) < 0) {
+		warn("cannot read the flags of %s: %s", ifname, strerror(errno));
+		return -1;
+	}
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0) {
+		warn("cannot bring %s up: %s", ifname, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- nl80211 ---- */
+
+/*
+ * The wiphy index of the radio NAME of our namespace: nl80211 knows a
+ * wiphy by index, hwsim only by its own radio id.  The ieee80211 class
+ * is per namespace in sysfs, and /sys was mounted in ours (`ip netns
+ * exec` mounts its own).
+ */
+static int phy_index(const char *name)
+{
+	autoclose_fd int fd = -1;
+	char path[128], buf[16];
+	char *end;
+	ssize_t n;
+	long v;
+
+	snprintf(path, sizeof(path), "/sys/class/ieee80211/%s/index", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		warn("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		warn("cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf[n] = '\0';
+	v = strtol(buf, &end, 10);
+	if (end == buf || (*end && *end != '\n') || v < 0 || v > INT_MAX) {
+		warn("%s: not a wiphy index: '%s'", path, buf);
+		return -1;
+	}
+	return (int)v;
+}
+
+/* As `iw phy NAME set netns name NS`. */
+static int wiphy_set_netns(const struct genl *nl, int phy, int nsfd, const char *name)
+{
+	autofree_msg struct nl_msg *msg = request_new(nl, NL80211_CMD_SET_WIPHY_NETNS, 0);
+	struct request req;
+	char what[128];
+
+	put_or_die(nla_put_u32(msg, NL80211_ATTR_WIPHY, (uint32_t)phy), "the wiphy");
+	put_or_die(nla_put_u32(msg, NL80211_ATTR_NETNS_FD, (uint32_t)nsfd), "the namespace");
+	if (request_run(nl, msg, &req, NULL) < 0) {
+		snprintf(what, sizeof(what), "cannot move wiphy %d (%s) into namespace %s", phy,
+			 name, name);
+		warn_refused(&req, what);
+		return -1;
+	}
+	return 0;
+}
+
+/* As `iw phy NAME interface add NAME type managed`, in the socket's namespace. */
+static int interface_add(const struct genl *nl, int phy, const char *name)
+{
+	autofree_msg struct nl_msg *msg = request_new(nl, NL80211_CMD_NEW_INTERFACE, 0);
+	struct request req;
+	char what[128];
+
+	put_or_die(nla_put_u32(msg, NL80211_ATTR_WIPHY, (uint32_t)phy), "the wiphy");
+	put_or_die(nla_put_string(msg, NL80211_ATTR_IFNAME, name), "the interface name");
+	put_or_die(nla_put_u32(msg, NL80211_ATTR_IFTYPE, NL80211_IFTYPE_STATION), "the type");
+	if (request_run(nl, msg, &req, NULL) < 0) {
+		snprintf(what, sizeof(what), "cannot add interface %s to wiphy %d in namespace %s",
+			 name, phy, name);
+		warn_refused(&req, what);
+		return -1;
+	}
+	return 0;
+}
+
+/* The global regulatory domain, as the first line of `iw reg get`. */
+static int reg_get(const struct genl *nl, char alpha2[3])
+{
+	autofree_msg struct nl_msg *msg = request_new(nl, NL80211_CMD_GET_REG, 0);
+	struct request req;
+
+	if (request_run(nl, msg, &req, on_reg) < 0) {
+		warn_refused(&req, "cannot read the regulatory domain");
+		return -1;
+	}
+	if (!req.reg_alpha2[0]) {
+		warn("the kernel did not say its regulatory domain");
+		return -1;
+	}
+	memcpy(alpha2, req.reg_alpha2, 3);
+	return 0;
+}
+
+/* As `iw reg set ALPHA2`: a user hint, applied later by the regulatory core. */
+static int reg_request(const struct genl *nl, const char *alpha2)
+{
+	autofree_msg struct nl_msg *msg = request_new(nl, NL80211_CMD_REQ_SET_REG, 0);
+	struct request req;
+	char what[64];
+
+	put_or_die(nla_put_string(msg, NL80211_ATTR_REG_ALPHA2, alpha2), "the country");
+	if (request_run(nl, msg, &req, NULL) < 0) {
+		snprintf(what, sizeof(what), "cannot ask for regulatory domain %s", alpha2);
+		warn_refused(&req, what);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- Commands ---- */
+
+/*
+ * new --netns: namespace NAME with lo up; the radio made here, in the
+ * original namespace (hwsim's netgroups: see the top of the file), then
+ * its wiphy moved into NAME and a managed interface NAME added there (left
+ * down).  A failure undoes what was done: no radio, no namespace.
+ */
+static int new_in_netns(const struct genl *h, struct nl_msg *msg, const char *name)
+{
+	autoclose_genl struct genl here = { NULL, -1, NULL };
+	autoclose_genl struct genl there = { NULL, -1, NULL };
+	autoclose_genl struct genl hw_there = { NULL, -1, NULL };
+	autoclose_fd int orig = -1, nsfd = -1;
+	char path[PATH_MAX];
+	bool moved = false, ok;
+	int id = -1, phy;
+
+	orig = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (orig < 0) {
+		warn("cannot open /proc/self/ns/net: %s", strerror(errno));
+		return 1;
+	}
+	if (netns_add(name, orig) < 0)
+		return 1;
+	netns_path(path, sizeof(path), name);
+	nsfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (nsfd < 0) {
+		warn("cannot open %s: %s", path, strerror(errno));
+		goto undo;
+	}
+	/* Inside: lo, and the socket that will add the interface there. */
+	if (setns(nsfd, CLONE_NEWNET) < 0) {
+		warn("cannot enter namespace %s: %s", name, strerror(errno));
+		goto undo;
+	}
+	ok = !link_up("lo") && !genl_open(&there, NL80211_GENL_NAME, -1);
+	netns_return(orig);
+	if (!ok)
+		goto undo;
+
+	id = radio_create(h, msg, name);
+	if (id < 0)
+		goto undo;
+	phy = phy_index(name);
+	if (phy < 0 || genl_open(&here, NL80211_GENL_NAME, there.family) < 0 ||
+	    wiphy_set_netns(&here, phy, nsfd, name) < 0)
+		goto undo;
+	moved = true;
+	if (interface_add(&there, phy, name) < 0)
+		goto undo;
+	printf("%d\n", id);
+	return 0;
+
+undo:
+	/* A moved radio is only visible (and deletable) from inside NAME;
+	 * left there, it would come back here when NAME dies, later. */
+	if (id >= 0) {
+		if (!moved)
+			radio_del_by_id(h, id);
+		else if (!genl_open_in(&hw_there, HWSIM_FAMILY, h->family, nsfd, orig, name))
+			radio_del_by_id(&hw_there, id);
+	}
+	netns_del(name);
+	return 1;
+}
+
+static int cmd_new(const struct genl *h, int argc, char **argv)
 {
 	autofree_msg struct nl_msg *msg = request_new(h, HWSIM_CMD_NEW_RADIO, 0);
 	const char *name = NULL;
-	struct request req;
+	bool netns = false, no_vif = false;
 	struct radio got;
 	unsigned char mac[6];
 	int i, id;
@@ -419,7 +925,9 @@ static int cmd_new(const struct hwsim *h, int argc, char **argv)
 				usage_error("--name: bad name '%s'", name);
 			put_or_die(nla_put_string(msg, HWSIM_ATTR_RADIO_NAME, name), a);
 		} else if (!strcmp(a, "--no-vif")) {
-			put_or_die(nla_put_flag(msg, HWSIM_ATTR_NO_VIF), a);
+			no_vif = true;
+		} else if (!strcmp(a, "--netns")) {
+			netns = true;
 		} else if (!strcmp(a, "--alpha2")) {
 			const char *cc = optval(argc, argv, &i);
 
@@ -445,30 +953,25 @@ static int cmd_new(const struct hwsim *h, int argc, char **argv)
 			usage_error("new: unknown option '%s'", a);
 		}
 	}
+	if (netns && !name)
+		usage_error("--netns needs --name");
+	if (netns && !ifname_ok(name))
+		usage_error("--netns: '%s' cannot name an interface (1 to %d characters, "
+			    "no '/', ':' or space)",
+			    name, IFNAMSIZ - 1);
+	if (no_vif || netns)
+		put_or_die(nla_put_flag(msg, HWSIM_ATTR_NO_VIF), "--no-vif");
 
-	id = request_run(h, msg, &req);
-	if (id < 0) {
-		warn_refused(&req, "cannot create a radio");
+	if (netns)
+		return new_in_netns(h, msg, name);
+	id = radio_create(h, msg, name);
+	if (id < 0)
 		return 1;
-	}
-	if (name) {
-		if (radio_get(h, id, &got) < 0) {
-			warn("radio %d vanished right after its creation", id);
-			return 1;
-		}
-		if (strcmp(got.name, name)) {
-			warn("the name '%s' is taken: the kernel called the "
-			     "new radio '%s'; removing it",
-			     name, got.name);
-			radio_del_by_id(h, id);
-			return 1;
-		}
-	}
 	printf("%d\n", id);
 	return 0;
 }
 
-static int cmd_del(const struct hwsim *h, int argc, char **argv)
+static int cmd_del(const struct genl *h, int argc, char **argv)
 {
 	autofree_msg struct nl_msg *msg = NULL;
 	struct request req;
@@ -483,7 +986,7 @@ static int cmd_del(const struct hwsim *h, int argc, char **argv)
 		usage_error("usage: del ID | del --name NAME");
 	msg = request_new(h, HWSIM_CMD_DEL_RADIO, 0);
 	put_or_die(nla_put_string(msg, HWSIM_ATTR_RADIO_NAME, argv[1]), "--name");
-	if (request_run(h, msg, &req) < 0) {
+	if (request_run(h, msg, &req, NULL) < 0) {
 		snprintf(what, sizeof(what), "cannot delete radio '%s'", argv[1]);
 		warn_refused(&req, what);
 		return 1;
@@ -491,21 +994,7 @@ static int cmd_del(const struct hwsim *h, int argc, char **argv)
 	return 0;
 }
 
-/* Dump the radios of this namespace into req. */
-static int radio_dump(const struct hwsim *h, struct request *req)
-{
-	autofree_msg struct nl_msg *msg = request_new(h, HWSIM_CMD_GET_RADIO, NLM_F_DUMP);
-
-	if (request_run(h, msg, req) < 0) {
-		warn_refused(req, "cannot list the radios");
-		return -1;
-	}
-	if (req->n_radios >= MAX_RADIOS)
-		warn("more than %d radios: the list is cut", MAX_RADIOS);
-	return 0;
-}
-
-static int cmd_list(const struct hwsim *h, int argc, char **argv)
+static int cmd_list(const struct genl *h, int argc, char **argv)
 {
 	static struct request req;
 	int i;
@@ -524,7 +1013,7 @@ static int cmd_list(const struct hwsim *h, int argc, char **argv)
 	return 0;
 }
 
-static int cmd_del_all(const struct hwsim *h, int argc, char **argv)
+static int cmd_del_all(const struct genl *h, int argc, char **argv)
 {
 	static struct request req;
 	int i, status = 0;
@@ -540,14 +1029,315 @@ static int cmd_del_all(const struct hwsim *h, int argc, char **argv)
 	return status;
 }
 
+/* ---- sweep ---- */
+
+/* The process pid is in the namespace ns.  A zombie no longer is: a task
+ * drops its namespaces before it becomes one, and its ns links go. */
+static bool in_netns(pid_t pid, const struct stat *ns)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
+	return !stat(path, &st) && st.st_dev == ns->st_dev && st.st_ino == ns->st_ino;
+}
+
+/* A process sweep killed, watched through a pidfd: it is not our child. */
+struct victim {
+	pid_t pid;
+	int pidfd; /* -1 once it has exited */
+	char comm[17];
+};
+
+struct victims {
+	struct victim *v;
+	int n, cap;
+};
+
+static bool victim_known(const struct victims *vs, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < vs->n; i++)
+		if (vs->v[i].pid == pid)
+			return true;
+	return false;
+}
+
+static void read_comm(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	autoclose_fd int fd = -1;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, buf, size - 1);
+	if (n <= 0) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/*
+ * SIGKILL each process of namespace ns (named name) not killed yet.
+ * Returns how many it killed, or -1 if /proc cannot be read.
+ */
+static int kill_round(const struct stat *ns, const char *name, struct victims *vs, int *status)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *de;
+	int killed = 0;
+
+	if (!proc) {
+		warn("cannot read /proc: %s", strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(proc))) {
+		struct victim *v;
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		int fd;
+
+		if (*end || pid <= 0 || pid == getpid() || !in_netns((pid_t)pid, ns) ||
+		    victim_known(vs, (pid_t)pid))
+			continue;
+		/* The pidfd pins the process: look again, so that a pid
+		 * reused meanwhile is not killed by mistake. */
+		fd = pidfd_open((pid_t)pid, 0);
+		if (fd < 0 || !in_netns((pid_t)pid, ns)) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		if (vs->n == vs->cap) {
+			vs->cap = vs->cap ? 2 * vs->cap : 16;
+			vs->v = realloc(vs->v, (size_t)vs->cap * sizeof(*vs->v));
+			if (!vs->v)
+				die("out of memory");
+		}
+		v = &vs->v[vs->n];
+		v->pid = (pid_t)pid;
+		v->pidfd = fd;
+		read_comm(v->pid, v->comm, sizeof(v->comm));
+		if (pidfd_send_signal(fd, SIGKILL, NULL, 0) < 0) {
+			warn("cannot kill pid %d (%s) in namespace %s: %s", v->pid, v->comm, name,
+			     strerror(errno));
+			close(fd);
+			*status = -1;
+			continue;
+		}
+		printf("killed pid %d (%s) in namespace %s\n", v->pid, v->comm, name);
+		vs->n++;
+		killed++;
+	}
+	closedir(proc);
+	return killed;
+}
+
+/*
+ * Kill every process of namespace ns and wait (up to KILL_WAIT_MS) for
+ * them to exit.  Again until a look finds no one new: a process may have
+ * forked while we killed its parent.
+ */
+static int sweep_kill(const struct stat *ns, const char *name)
+{
+	struct timespec deadline = deadline_in(KILL_WAIT_MS);
+	struct victims vs = { NULL, 0, 0 };
+	int i, first, killed, status = 0;
+
+	do {
+		first = vs.n;
+		killed = kill_round(ns, name, &vs, &status);
+		for (i = first; i < vs.n; i++) {
+			if (readable_by(vs.v[i].pidfd, &deadline)) {
+				close(vs.v[i].pidfd);
+				vs.v[i].pidfd = -1;
+			}
+		}
+	} while (killed > 0 && ms_until(&deadline) > 0);
+	if (killed < 0)
+		status = -1;
+	for (i = 0; i < vs.n; i++) {
+		if (vs.v[i].pidfd < 0)
+			continue;
+		warn("pid %d (%s) in namespace %s is still there %d ms after SIGKILL", vs.v[i].pid,
+		     vs.v[i].comm, name, KILL_WAIT_MS);
+		close(vs.v[i].pidfd);
+		status = -1;
+	}
+	free(vs.v);
+	return status;
+}
+
+/* Delete every radio the namespace of h shows (ns names it, NULL for
+ * ours), one line each on stdout. */
+static int sweep_radios(const struct genl *h, const char *ns)
+{
+	static struct request req;
+	int i, status = 0;
+
+	do {
+		if (radio_dump(h, &req) < 0)
+			return -1;
+		for (i = 0; i < req.n_radios; i++) {
+			const struct radio *r = &req.radios[i];
+
+			if (radio_del_by_id(h, r->id) < 0)
+				status = -1;
+			else if (ns)
+				printf("deleted radio %d (%s) in namespace %s\n", r->id, r->name,
+				       ns);
+			else
+				printf("deleted radio %d (%s)\n", r->id, r->name);
+		}
+	} while (!status && req.n_radios >= MAX_RADIOS);
+	return status;
+}
+
+/*
+ * Empty the namespace file name of NETNS_DIR and delete it.  Its radios
+ * are deleted from inside: hwsim shows a namespace only its own radios,
+ * and a radio left in it would come back here when it dies, some time
+ * later (the kernel cleans up namespaces in a work queue).
+ */
+static int sweep_netns(const struct genl *h, int orig, const struct stat *self, const char *name)
+{
+	autoclose_genl struct genl there = { NULL, -1, NULL };
+	autoclose_fd int fd = -1;
+	char path[PATH_MAX];
+	struct stat ns;
+	int status = 0;
+
+	netns_path(path, sizeof(path), name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &ns) < 0) {
+		warn("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* (`ip netns attach NAME 1` names the initial namespace: its
+	 * processes include init.) */
+	if (ns.st_dev == self->st_dev && ns.st_ino == self->st_ino) {
+		warn("namespace %s is our own: not swept", name);
+		return -1;
+	}
+	if (sweep_kill(&ns, name) < 0)
+		status = -1;
+	if (setns(fd, CLONE_NEWNET) == 0) {
+		int r = genl_open(&there, HWSIM_FAMILY, h->family);
+
+		netns_return(orig);
+		/* Radios left: keep the namespace, to be swept again. */
+		if (r < 0 || sweep_radios(&there, name) < 0)
+			return -1;
+	} else if (errno != EINVAL) {
+		/* (EINVAL: a leftover file with no namespace on it.) */
+		warn("cannot enter namespace %s: %s", name, strerror(errno));
+		return -1;
+	}
+	if (netns_del(name) < 0)
+		return -1;
+	printf("deleted namespace %s\n", name);
+	return status;
+}
+
+/*
+ * Put the world regulatory domain back, as `iw reg set 00`.  The kernel
+ * applies it later, from its regulatory work (the first time after
+ * loading regulatory.db): we wait for the change on nl80211's
+ * "regulatory" multicast group, joined before asking, up to REG_WAIT_MS.
+ */
+static int sweep_reg(void)
+{
+	autoclose_genl struct genl nl = { NULL, -1, NULL }, ev = { NULL, -1, NULL };
+	struct timespec deadline;
+	char was[3], now[3];
+	int grp;
+
+	if (genl_open(&nl, NL80211_GENL_NAME, -1) < 0 || reg_get(&nl, was) < 0)
+		return -1;
+	if (!strcmp(was, WORLD_ALPHA2))
+		return 0;
+	if (genl_open(&ev, NL80211_GENL_NAME, nl.family) < 0)
+		return -1;
+	grp = genl_ctrl_resolve_grp(nl.sock, NL80211_GENL_NAME, NL80211_MULTICAST_GROUP_REG);
+	if (grp < 0 || nl_socket_add_membership(ev.sock, grp) < 0) {
+		warn("cannot listen to the regulatory events of %s", NL80211_GENL_NAME);
+		return -1;
+	}
+	nl_socket_disable_seq_check(ev.sock);
+	if (reg_request(&nl, WORLD_ALPHA2) < 0)
+		return -1;
+	deadline = deadline_in(REG_WAIT_MS);
+	for (;;) {
+		if (reg_get(&nl, now) < 0)
+			return -1;
+		if (!strcmp(now, WORLD_ALPHA2))
+			break;
+		if (!readable_by(nl_socket_get_fd(ev.sock), &deadline)) {
+			warn("the regulatory domain is still %s %d ms after asking for %s", now,
+			     REG_WAIT_MS, WORLD_ALPHA2);
+			return -1;
+		}
+		/* Whatever the events say, GET_REG above is the judge. */
+		nl_recvmsgs_default(ev.sock);
+	}
+	printf("regulatory domain %s, set back to %s\n", was, WORLD_ALPHA2);
+	return 0;
+}
+
+static int cmd_sweep(const struct genl *h, int argc, char **argv)
+{
+	autoclose_fd int orig = -1;
+	struct stat self, init;
+	struct dirent *de;
+	int status = 0;
+	DIR *dir;
+
+	(void)argv;
+	if (argc)
+		usage_error("sweep takes no arguments");
+	orig = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (orig < 0 || fstat(orig, &self) < 0) {
+		warn("cannot open /proc/self/ns/net: %s", strerror(errno));
+		return 1;
+	}
+	/* From inside a namespace, "every other radio" would be the wrong
+	 * ones, and the namespace could not be deleted. */
+	if (!stat("/proc/1/ns/net", &init) &&
+	    (init.st_dev != self.st_dev || init.st_ino != self.st_ino)) {
+		warn(
+		    "sweep runs in the initial network namespace (that of pid 1), not in this one");
+		return 1;
+	}
+	dir = opendir(NETNS_DIR);
+	if (!dir && errno != ENOENT) {
+		warn("cannot read %s: %s", NETNS_DIR, strerror(errno));
+		status = 1;
+	}
+	while (dir && (de = readdir(dir))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (sweep_netns(h, orig, &self, de->d_name) < 0)
+			status = 1;
+	}
+	if (dir)
+		closedir(dir);
+	if (sweep_radios(h, NULL) < 0)
+		status = 1;
+	if (sweep_reg() < 0)
+		status = 1;
+	return status;
+}
+
 static const struct command {
 	const char *name;
-	int (*run)(const struct hwsim *h, int argc, char **argv);
+	int (*run)(const struct genl *h, int argc, char **argv);
 } commands[] = {
-	{ "new", cmd_new },
-	{ "del", cmd_del },
-	{ "list", cmd_list },
-	{ "del-all", cmd_del_all },
+	{ "new", cmd_new },	    { "del", cmd_del },	    { "list", cmd_list },
+	{ "del-all", cmd_del_all }, { "sweep", cmd_sweep },
 };
 
 static const struct command *find_command(const char *name)
@@ -562,7 +1352,7 @@ static const struct command *find_command(const char *name)
 
 int main(int argc, char **argv)
 {
-	autoclose_hwsim struct hwsim h = { NULL, -1 };
+	autoclose_genl struct genl h = { NULL, -1, NULL };
 	const struct command *cmd;
 
 	if (argc < 2)
@@ -572,6 +1362,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	cmd = find_command(argv[1]);
-	hwsim_open(&h);
+	if (genl_open(&h, HWSIM_FAMILY, -1) < 0)
+		return 1;
 	return cmd->run(&h, argc - 2, argv + 2);
 }

@@ -72,8 +72,9 @@
 #	wlN-NAME.hostapd.conf    the configuration hostapd got
 #	wlN-NAME.hostapd.log     hostapd -dd -t: debug log, simulated time
 #	wlN-NAME.wpa_supplicant.conf / .log   the same for a station
-#	wlN-NAME.events          every wl_wait on NAME: what it waited for,
-#	                         the events it got (with -T their times)
+#	wlN-NAME.events          every wl_wait and wl_ctl on NAME: what it
+#	                         sent or waited for, what came back (with -T
+#	                         the times), the exit status and the uptime
 # docs/wireless.md shows how to read them.
 #
 # The functions (details above each one)
@@ -117,6 +118,7 @@ else
 fi
 
 WL__N=0		# tests that called wl_setup: the N of the artifact names
+WL__MACS=0	# radios made by this file: their MAC addresses
 WL_TAG=		# "wlN" of the current test
 WL__RADIOS=	# radios (and namespaces) of the current test
 WL__DAEMONS=	# radios with a daemon the current test started
@@ -156,12 +158,13 @@ wl__show_log () {
 	fi
 }
 
-# The control socket folder of NAME's daemon.
+# wl__ctrl_dir NAME: sets wl__d to the control socket folder of NAME's
+# daemon (a variable, not output: $(...) would cost a fork).
 wl__ctrl_dir () {
 	eval "wl__kind=\${WL__KIND_$1-}"
 	case $wl__kind in
-	hostapd) echo "$WL_HOSTAPD_DIR" ;;
-	wpa_supplicant) echo "$WL_WPAS_DIR" ;;
+	hostapd) wl__d=$WL_HOSTAPD_DIR ;;
+	wpa_supplicant) wl__d=$WL_WPAS_DIR ;;
 	*)
 		say "wireless: no daemon runs on '$1'"
 		return 1 ;;
@@ -181,15 +184,27 @@ wl_radio () {
 		say "wireless: radio '$wl__name' exists already"
 		return 1 ;;
 	esac
-	$WL_IP netns add "$wl__name" || return 1
+	# The MAC address: 02:00:00:HH:LL:00 from a counter of this test
+	# file, unless the test chose one. Known without asking the guest
+	# (wl_addr), and the same in every run whatever ran before.
+	WL__MACS=$((WL__MACS + 1))
+	wl__mac=$(printf '02:00:00:%02x:%02x:00' $((WL__MACS / 256 % 256)) $((WL__MACS % 256)))
+	wl__a=
+	for wl__o; do
+		[ "$wl__a" = --perm-addr ] && wl__mac=$wl__o
+		wl__a=$wl__o
+	done
+	case " $* " in
+	*" --perm-addr "*) ;;
+	*) set -- --perm-addr "$wl__mac" "$@" ;;
+	esac
+	# One process makes the namespace (lo up), the radio (in the initial
+	# namespace: hwsim only lets radios made in the same namespace hear
+	# each other), moves it in and adds the interface. Each process costs
+	# tens of milliseconds in the guest; this was five.
+	hwsimctl new --netns --name "$wl__name" "$@" >/dev/null || return 1
 	WL__RADIOS="$WL__RADIOS $wl__name"
-	# No IPv6 in the guest kernel; lo for local sockets. New interfaces
-	# get the namespace's defaults. (ip -n, not ip netns exec ip: one exec
-	# instead of two, and each costs tens of ms in the guest.)
-	$WL_IP -n "$wl__name" link set lo up &&
-	hwsimctl new --name "$wl__name" --no-vif "$@" >/dev/null &&
-	iw phy "$wl__name" set netns name "$wl__name" &&
-	$WL_IP netns exec "$wl__name" iw phy "$wl__name" interface add "$wl__name" type managed
+	eval "WL__MAC_$wl__name=\$wl__mac"
 }
 
 # wl_radios NAME...: one default radio for each NAME.
@@ -209,7 +224,8 @@ wl_in () {
 
 # wl_addr NAME: the MAC address of NAME's interface.
 wl_addr () {
-	wl_in "$1" cat "/sys/class/net/$1/address"
+	wl__known "$1" || return 1
+	eval "echo \"\$WL__MAC_$1\""
 }
 
 # wl_ip NAME ADDR/PREFIX: give NAME's interface an address.
@@ -242,9 +258,8 @@ wl_no_ping () {
 wl__start () {
 	wl__n=$1 wl__k=$2 wl__l=$3
 	shift 3
-	{
-		printf '\n%s: %s\n' "$(cut -d' ' -f1 /proc/uptime)" "$*"
-	} >>"$wl__l"
+	read -r wl__u _ </proc/uptime
+	printf '\n%s: %s\n' "$wl__u" "$*" >>"$wl__l"
 	$WL_IP netns exec "$wl__n" "$@" >>"$wl__l" 2>&1 </dev/null 6>&- 7>&- &
 	eval "WL__PID_$wl__n=\$! WL__KIND_$wl__n=\$wl__k WL__LOG_$wl__n=\$wl__l"
 	case " $WL__DAEMONS " in
@@ -254,7 +269,7 @@ wl__start () {
 }
 
 # wl__config NAME KIND [FILE]: the config file of NAME's daemon: defaults,
-# then FILE or stdin. Prints its path.
+# then FILE or stdin. Sets wl__conf to its path.
 wl__config () {
 	wl__conf=$WL_ART/$WL_TAG-$1.$2.conf
 	case $2 in
@@ -266,8 +281,7 @@ wl__config () {
 		printf '%s\n' "# wl_sta defaults; the test's lines follow" \
 			"ctrl_interface=$WL_WPAS_DIR" ;;
 	esac >"$wl__conf" || return 1
-	cat ${3:+"$3"} >>"$wl__conf" || return 1
-	echo "$wl__conf"
+	cat ${3:+"$3"} >>"$wl__conf"
 }
 
 # wl_ap NAME [FILE]: start hostapd on radio NAME with the configuration on
@@ -275,9 +289,10 @@ wl__config () {
 # own error is shown from its log, and the test fails.
 wl_ap () {
 	wl__idle "$1" || return 1
-	wl__ap_conf=$(wl__config "$1" hostapd "${2-}") || return 1
+	wl__config "$1" hostapd "${2-}" || return 1
+	wl__ap_conf=$wl__conf
 	wl__ap_log=$WL_ART/$WL_TAG-$1.hostapd.log
-	mkdir -p "$WL_HOSTAPD_DIR" &&
+	{ [ -d "$WL_HOSTAPD_DIR" ] || mkdir -p "$WL_HOSTAPD_DIR"; } &&
 	wl__start "$1" hostapd "$wl__ap_log" \
 		hostapd -dd -t -f "$wl__ap_log" "$wl__ap_conf" || return 1
 	# hostapd exits when its interface fails (AP-DISABLED), which ends the
@@ -298,9 +313,10 @@ wl_ap () {
 # return once it answers on its control socket.
 wl_sta () {
 	wl__idle "$1" || return 1
-	wl__sta_conf=$(wl__config "$1" wpa_supplicant "${2-}") || return 1
+	wl__config "$1" wpa_supplicant "${2-}" || return 1
+	wl__sta_conf=$wl__conf
 	wl__sta_log=$WL_ART/$WL_TAG-$1.wpa_supplicant.log
-	mkdir -p "$WL_WPAS_DIR" &&
+	{ [ -d "$WL_WPAS_DIR" ] || mkdir -p "$WL_WPAS_DIR"; } &&
 	wl__start "$1" wpa_supplicant "$wl__sta_log" \
 		wpa_supplicant -i "$1" -D nl80211 -c "$wl__sta_conf" \
 		-dd -t -f "$wl__sta_log" || return 1
@@ -362,16 +378,16 @@ wl_stop () {
 # wl_ctl NAME [wpactl OPTIONS] CMD...: a control command to NAME's daemon;
 # prints the reply. A FAIL reply (or no reply) fails, with a diagnostic.
 wl_ctl () {
-	wl__d=$(wl__ctrl_dir "$1") || return 1
+	wl__ctrl_dir "$1" || return 1
 	eval "wl__p=\${WL__PID_$1-}"
 	wl__i=$1
 	shift
-	wpactl -p "$wl__d" -i "$wl__i" ${wl__p:+-P "$wl__p"} "$@" \
-		>"$HARNESS_TRASH_DIR/ctl.out" 2>"$HARNESS_TRASH_DIR/ctl.err"
+	# The reply goes straight to stdout; -L keeps the exchange for the
+	# reader of the artifacts.
+	wpactl -p "$wl__d" -i "$wl__i" ${wl__p:+-P "$wl__p"} -L "$WL_ART/$WL_TAG-$wl__i.events" \
+		"$@" 2>"$HARNESS_TRASH_DIR/ctl.err" && return 0
 	wl__st=$?
-	cat "$HARNESS_TRASH_DIR/ctl.out"
-	[ "$wl__st" = 0 ] && return 0
-	say "wireless: '$*' to $wl__i failed: $(cat "$HARNESS_TRASH_DIR/ctl.out" "$HARNESS_TRASH_DIR/ctl.err")"
+	say "wireless: '$*' to $wl__i failed: $(cat "$HARNESS_TRASH_DIR/ctl.err")"
 	return $wl__st
 }
 
@@ -381,7 +397,7 @@ wl_ctl () {
 # that exits meanwhile ends the wait at once. On a timeout the last events
 # seen become diagnostics of the test.
 wl_wait () {
-	wl__d=$(wl__ctrl_dir "$1") || return 1
+	wl__ctrl_dir "$1" || return 1
 	eval "wl__p=\${WL__PID_$1-}"
 	wl__i=$1
 	shift
@@ -390,17 +406,12 @@ wl_wait () {
 		wl__w="-w $2"
 		shift 2
 	fi
-	wpactl -p "$wl__d" -i "$wl__i" ${wl__p:+-P "$wl__p"} $wl__w wait "$@" \
-		>"$HARNESS_TRASH_DIR/wait.out" 2>"$HARNESS_TRASH_DIR/wait.err"
+	# -L: what was waited for, what came, with the uptime, kept in
+	# wlN-NAME.events for the reader of the artifacts.
+	wpactl -p "$wl__d" -i "$wl__i" ${wl__p:+-P "$wl__p"} $wl__w \
+		-L "$WL_ART/$WL_TAG-$wl__i.events" wait "$@" \
+		2>"$HARNESS_TRASH_DIR/wait.err" && return 0
 	wl__st=$?
-	# Kept for the reader of the artifacts, with what was waited for.
-	{
-		echo "# wait $* (status $wl__st at $(wl_uptime) s)"
-		cat "$HARNESS_TRASH_DIR/wait.out"
-		[ "$wl__st" = 0 ] || cat "$HARNESS_TRASH_DIR/wait.err"
-	} >>"$WL_ART/$WL_TAG-$wl__i.events"
-	cat "$HARNESS_TRASH_DIR/wait.out"
-	[ "$wl__st" = 0 ] && return 0
 	say "wireless: waiting on $wl__i for $*: $(cat "$HARNESS_TRASH_DIR/wait.err")"
 	return $wl__st
 }
@@ -425,7 +436,11 @@ wl_connected () {
 # wl_status NAME FIELD: one field of NAME's STATUS reply.
 wl_status () {
 	wl_ctl "$1" STATUS >"$HARNESS_TRASH_DIR/status" || return 1
-	sed -n "s/^$2=//p" "$HARNESS_TRASH_DIR/status"
+	while IFS= read -r wl__l; do
+		case $wl__l in
+		"$2="*) printf '%s\n' "${wl__l#*=}" ;;
+		esac
+	done <"$HARNESS_TRASH_DIR/status"
 }
 
 # wl_intervals FILE MIN MAX: FILE holds `wl_wait -T` output; every gap
@@ -470,7 +485,7 @@ wl_range () {
 
 # wl_uptime: seconds since boot (simulated under time travel).
 wl_uptime () {
-	cut -d' ' -f1 /proc/uptime
+	read -r wl__u _ </proc/uptime && echo "$wl__u"
 }
 
 # ---- The air ------------------------------------------------------------------
@@ -487,7 +502,9 @@ wl__capture () {
 	WL__CAP_TMP=/tmp/$WL_TAG.pcap
 	wl__fifo=$HARNESS_TRASH_DIR/tcpdump.fifo
 	rm -f "$wl__fifo" && mkfifo "$wl__fifo" || return 1
-	$WL_IP link set hwsim0 up || return 1
+	# Up once per boot; reading its flags costs no process.
+	read -r wl__f </sys/class/net/hwsim0/flags || return 1
+	[ $((wl__f & 1)) = 1 ] || $WL_IP link set hwsim0 up || return 1
 	# -Z root: Debian's tcpdump drops to a user the guest does not have.
 	# -w - and the shell opening the file: tcpdump would chown a file it
 	# opened itself, which hostfs (/results) refuses.
@@ -552,21 +569,6 @@ wl_air_lacks () {
 
 # ---- Test setup and cleanup ----------------------------------------------------
 
-# Removes every namespace and radio, known to this test or not. Radios are
-# deleted from inside their namespace: the driver only lets a namespace
-# see (and delete) its own radios.
-wl__sweep () {
-	for wl__ns in $($WL_IP netns list 2>/dev/null | cut -d' ' -f1); do
-		for wl__p in $($WL_IP netns pids "$wl__ns" 2>/dev/null); do
-			wl__note "killing pid $wl__p left in namespace $wl__ns"
-			kill -KILL "$wl__p"
-		done
-		$WL_IP netns exec "$wl__ns" hwsimctl del-all &&
-		$WL_IP netns del "$wl__ns" || wl__rc=1
-	done
-	hwsimctl del-all || wl__rc=1
-}
-
 # wl_setup: start a wireless test: check (and make) a clean slate, start
 # capturing the air, register wl_cleanup.
 wl_setup () {
@@ -574,24 +576,22 @@ wl_setup () {
 	WL_TAG=wl$WL__N
 	WL__RADIOS= WL__DAEMONS=
 	test_when_finished wl_cleanup || return 1
-	wl__left=$(hwsimctl list; $WL_IP netns list)
-	if [ -n "$wl__left" ]; then
-		say "wireless: an earlier test left radios or namespaces; removing: $wl__left"
-		wl__rc=0
-		wl__sweep
-		[ "$wl__rc" = 0 ] || return 1
+	# `hwsimctl sweep` kills what runs in leftover namespaces, deletes
+	# every radio and namespace and puts the world regulatory domain back,
+	# naming each thing it had to remove: after a clean test, nothing.
+	if ! wl__left=$(hwsimctl sweep 2>&1); then
+		say "wireless: cannot clean what an earlier test left: $wl__left"
+		return 1
 	fi
-	[ -z "$(hwsimctl list)" ] || { say "wireless: radios remain"; return 1; }
-	if ! iw reg get | grep -q '^country 00:'; then
-		say "wireless: the regulatory domain is not world at the start; resetting"
-		iw reg set 00 || return 1
-	fi
+	[ -z "$wl__left" ] ||
+		say "wireless: an earlier test left these behind (now removed): $wl__left"
 	wl__note "test $WL__N: artifacts $WL_ART/$WL_TAG*"
 	wl__capture
 }
 
-# wl_cleanup: stop what the test started, delete its radios. Registered by
-# wl_setup; a failure here fails the test (the harness reports it).
+# wl_cleanup: stop what the test started, delete its radios and
+# namespaces, restore the world regulatory domain. Registered by wl_setup;
+# a failure here fails the test (the harness reports it).
 wl_cleanup () {
 	wl__rc=0
 	for wl__d in $WL__DAEMONS; do
@@ -605,11 +605,8 @@ wl_cleanup () {
 	done
 	WL__DAEMONS=
 	wl__stop_capture
-	wl__sweep
+	# What the test made is expected here: only a failure is news.
+	hwsimctl sweep >/dev/null || wl__rc=1
 	WL__RADIOS=
-	if ! iw reg get | grep -q '^country 00:'; then
-		iw reg set 00 || wl__rc=1
-	fi
-	[ -z "$(hwsimctl list)" ] || wl__rc=1
 	return $wl__rc
 }

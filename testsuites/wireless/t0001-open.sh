@@ -18,6 +18,11 @@ test_expect_success 'a station joins an open AP and passes data in clear' '
 	wl_connected sta0 &&
 	test "$(wl_status sta0 key_mgmt)" = NONE &&
 	test "$(wl_status sta0 bssid)" = "$(wl_addr ap0)" &&
+	# The events file keeps each exchange with the daemon for the reader
+	# of the artifacts: the wait for the connection, the STATUS queries.
+	events=$WL_ART/$WL_TAG-sta0.events &&
+	grep -q "^# wait -t 60 -s STATUS wpa_state=COMPLETED CTRL-EVENT-CONNECTED (status 0 at [0-9.]* s)$" "$events" &&
+	grep -q "^bssid=$(wl_addr ap0)$" "$events" &&
 	wl_ip ap0 10.0.0.1/24 &&
 	wl_ip sta0 10.0.0.2/24 &&
 	wl_ping sta0 10.0.0.1 &&
