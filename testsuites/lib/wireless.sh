@@ -108,6 +108,8 @@ WL_WPAS_DIR=/run/wpa_supplicant
 # Seconds (simulated) a daemon gets to come up, and a station to connect.
 WL_START_TIMEOUT=20
 WL_CONNECT_TIMEOUT=60
+# Radios a test may make (a runaway loop stops here, not in the kernel).
+: "${WL_MAX_RADIOS:=8}"
 
 # iproute2's ip: `ip netns` is not in busybox's ip applet, which may come
 # first in PATH.
@@ -184,6 +186,15 @@ wl_radio () {
 		say "wireless: radio '$wl__name' exists already"
 		return 1 ;;
 	esac
+	wl__count=0
+	for wl__r in $WL__RADIOS; do
+		wl__count=$((wl__count + 1))
+	done
+	if [ "$wl__count" -ge "$WL_MAX_RADIOS" ]; then
+		say "wireless: radio '$wl__name' would be radio $((wl__count + 1)) of this test;" \
+			"WL_MAX_RADIOS allows $WL_MAX_RADIOS"
+		return 1
+	fi
 	# The MAC address: 02:00:00:HH:LL:00 from a counter of this test
 	# file, unless the test chose one. Known without asking the guest
 	# (wl_addr), and the same in every run whatever ran before.
@@ -202,7 +213,11 @@ wl_radio () {
 	# namespace: hwsim only lets radios made in the same namespace hear
 	# each other), moves it in and adds the interface. Each process costs
 	# tens of milliseconds in the guest; this was five.
-	hwsimctl new --netns --name "$wl__name" "$@" >/dev/null || return 1
+	if ! hwsimctl new --netns --name "$wl__name" "$@" >/dev/null \
+		2>"$HARNESS_TRASH_DIR/radio.err"; then
+		say "wireless: cannot make radio '$wl__name': $(cat "$HARNESS_TRASH_DIR/radio.err")"
+		return 1
+	fi
 	WL__RADIOS="$WL__RADIOS $wl__name"
 	eval "WL__MAC_$wl__name=\$wl__mac"
 }

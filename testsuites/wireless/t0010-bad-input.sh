@@ -70,6 +70,42 @@ test_expect_success 'an AP killed with SIGKILL is noticed by its station (beacon
 	{ wl_stop ap0; test $? = 137; }
 '
 
+test_expect_success 'more radios than allowed, or one the driver refuses, fail cleanly' '
+	wl_setup &&
+	test_when_finished "WL_MAX_RADIOS=$WL_MAX_RADIOS" &&
+	WL_MAX_RADIOS=2 &&
+	wl_radios ap0 sta0 &&
+	test_must_fail wl_radio sta1 >out &&
+	grep -q "radio .sta1. would be radio 3 of this test; WL_MAX_RADIOS allows 2" out &&
+	test ! -e /run/netns/sta1 &&
+	WL_MAX_RADIOS=3 &&
+	# The driver refuses a radio without channels, in its own words; the
+	# namespace made for it is gone again.
+	test_must_fail wl_radio none --channels 0 >out &&
+	grep -q "cannot make radio .none.: .*must have at least one channel" out &&
+	test ! -e /run/netns/none &&
+	wl_in ap0 hwsimctl list >radios &&
+	test_line_count = 1 radios
+'
+
+test_expect_success 'what a test leaked outside the library is swept by the next wl_setup' '
+	# A namespace with a process in it, a radio in the initial namespace
+	# and another country: made by hand, so no cleanup knows of them.
+	$WL_IP netns add leak &&
+	{ $WL_IP netns exec leak sleep 1000 & } &&
+	hwsimctl new --name leak2 >/dev/null &&
+	iw reg set DE &&
+	wl_setup >out &&
+	grep -q "an earlier test left these behind (now removed)" out &&
+	grep -q "killed pid [0-9]* (sleep) in namespace leak$" out &&
+	grep -q "deleted namespace leak$" out &&
+	grep -q "deleted radio [0-9]* (leak2)$" out &&
+	grep -q "regulatory domain DE, set back to 00$" out &&
+	test ! -e /run/netns/leak &&
+	test -z "$(hwsimctl list)" &&
+	iw reg get | grep -q "^country 00:"
+'
+
 test_expect_success 'after all that, a test starts from clean radios' '
 	test -z "$(hwsimctl list)" &&
 	test -z "$($WL_IP netns list)" &&
