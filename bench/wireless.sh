@@ -23,6 +23,13 @@ else
 fi
 printf "largest difference in one test's simulated seconds over the 3 runs: %s s\n" \
 	"$(sim_spread "$work/keep1" "$work/keep2" "$work/keep3")"
+# Every test file of 60 simulated seconds or more: its ratio in each run.
+for i in 1 2 3; do
+	grep '^ *{"id": ' "$work/keep$i/results.json" |
+		sed 's/.*"id": "\([^"]*\)".*"sim_seconds": \([0-9.]*\).*"wall_seconds": \([0-9.]*\).*/\1 \2 \3/'
+done | awk '$2 >= 60 { n[$1]++; s[$1] = $2; r[$1] = r[$1] sprintf(" %.0f", $2 / $3) }
+	END { for (t in n) printf "long test %s: %.0f simulated s; simulated/wall in inf-cpu runs 1-3:%s\n", t, s[t], r[t] }' |
+	sort
 # The two longest tests by simulated time, again with time travel off.
 long=$(grep -o '"id": "[^"]*"\|"sim_seconds": [0-9.]*' "$work/keep1/results.json" |
 	paste - - | sed 's/"id": "\([^"]*\)".*"sim_seconds": \([0-9.]*\)/\2 \1/' |
