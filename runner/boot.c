@@ -297,6 +297,18 @@ fail:
 	return -1;
 }
 
+int stage_overlay(const struct stage *s, const char *script, const char *dir, struct uerr *e)
+{
+	_cleanup_free_ char *root = xasprintf("%s/root", s->dir);
+	char *argv[] = { "sh", (char *)script, root, (char *)dir, NULL };
+	int st = run_argv(argv, STDERR_FILENO);
+
+	if (st == 0)
+		return 0;
+	return uerr_set(e, EXIT_INFRA,
+			"cannot lay %s over the guest's root (see the message above)", dir);
+}
+
 int stage_guest_dir(const struct stage *s, int index, struct uerr *e)
 {
 	static const char *const subs[] = { "results", "uml" };

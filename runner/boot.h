@@ -63,6 +63,12 @@ char *strv_join(char *const *v);
 /* lib: the harness to add when suites has no lib/ of its own. */
 int stage_create(struct stage *s, const char *kernel, const char *rootfs, const char *suites,
 		 const char *lib, struct uerr *e);
+/*
+ * Puts the files of dir over the staged root (--overlay), with the shared
+ * libraries they need, by running script (rootfs/overlay.sh). Never writes
+ * through the hard links into the cached root.
+ */
+int stage_overlay(const struct stage *s, const char *script, const char *dir, struct uerr *e);
 /* STAGE/gN with results/ and uml/ owned by the guest's user. */
 int stage_guest_dir(const struct stage *s, int index, struct uerr *e);
 void stage_destroy(struct stage *s);

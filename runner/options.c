@@ -35,6 +35,7 @@ enum {
 	O_OUTPUT,
 	O_SAMPLE,
 	O_JSON,
+	O_OVERLAY,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -73,11 +74,13 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, O_OUTPUT },
 	{ "sample", required_argument, NULL, O_SAMPLE },
 	{ "json", no_argument, NULL, O_JSON },
+	{ "overlay", required_argument, NULL, O_OVERLAY },
 	{ 0 },
 };
 
 #define KERNEL_OPTS (BIT(O_KSRC) | BIT(O_CONFIG) | BIT(O_MAKE_JOBS))
-#define BOOT_OPTS   (KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR))
+#define BOOT_OPTS                                                                                  \
+	(KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR) | BIT(O_OVERLAY))
 #define SELECT_OPTS                                                                                \
 	(BIT(O_SUITE_DIR) | BIT(O_FILTER) | BIT(O_EXCLUDE) | BIT(O_SHUFFLE) | BIT(O_SHARD) |       \
 	 BIT(O_DURATIONS) | BIT(O_RERUN_FAILED) | BIT(O_RESULTS))
@@ -93,6 +96,9 @@ static const struct option long_opts[] = {
 	"  --mem=SIZE             guest memory (default 256M, or the suite's mem=)\n"              \
 	"  --suite-dir=DIR        suites from DIR instead of the project's testsuites/\n"          \
 	"                         (its lib/ defaults to the project's)\n"                          \
+	"  --overlay=DIR          lay DIR over the guest's root, e.g. your own build as\n"         \
+	"                         DIR/usr/sbin/hostapd (with the libraries it needs);\n"           \
+	"                         repeatable\n"                                                    \
 	"  --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N   as for 'umlrun build'\n"
 
 #define SELECT_HELP                                                                                \
@@ -345,6 +351,9 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 	case O_CONFIG:
 		push(&o->configs, &o->nconfigs, arg);
 		return 0;
+	case O_OVERLAY:
+		push(&o->overlays, &o->noverlays, arg);
+		return 0;
 	case O_DETERMINISM:
 		o->check_determinism = true;
 		return 0;
@@ -483,7 +492,8 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 void opts_free(struct opts *o)
 {
 	free(o->configs);
+	free(o->overlays);
 	free(o->filters);
 	free(o->excludes);
-	o->configs = o->filters = o->excludes = NULL;
+	o->configs = o->overlays = o->filters = o->excludes = NULL;
 }

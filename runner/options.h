@@ -35,6 +35,8 @@ struct opts {
 	const char *kernel_src;
 	char **configs;
 	size_t nconfigs;
+	char **overlays; /* --overlay DIRs, in order */
+	size_t noverlays;
 	int make_jobs;
 	int jobs;	     /* -j: guests at once; 0 means one per CPU */
 	long timeout;	     /* --timeout: simulated seconds, overrides settings */

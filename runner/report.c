@@ -131,6 +131,14 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		sb_adds(&sb, ",\n  \"shard\": ");
 		json_str(&sb, ri->shard);
 	}
+	if (ri->noverlays) {
+		sb_adds(&sb, ",\n  \"overlays\": [");
+		for (size_t i = 0; i < ri->noverlays; i++) {
+			sb_adds(&sb, i ? ", " : "");
+			json_str(&sb, ri->overlays[i]);
+		}
+		sb_adds(&sb, "]");
+	}
 	if (ri->seed)
 		sb_printf(&sb, ",\n  \"seed\": %lld", ri->seed);
 	sb_printf(&sb, ",\n  \"wall_seconds\": %.3f,\n  \"exit_code\": %d,\n  \"tests\": [",

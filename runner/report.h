@@ -48,8 +48,10 @@ struct run_info {
 	const char *kernel;
 	const char *kernel_key;
 	const char *cmdline_example;
-	const char *shard; /* "K/N" when this run was one shard of a suite */
-	long long seed;	   /* --shuffle seed, 0 for none */
+	const char *shard;     /* "K/N" when this run was one shard of a suite */
+	char *const *overlays; /* --overlay folders, in order */
+	size_t noverlays;
+	long long seed; /* --shuffle seed, 0 for none */
 	double wall_seconds;
 	int exit_code;
 };

@@ -77,6 +77,29 @@ static int get_str(struct ctx *c, json_object *o, const char *key, bool required
 	return 0;
 }
 
+/* An optional array of strings: a NULL-terminated copy, or NULL when absent. */
+static int get_str_array(struct ctx *c, json_object *o, const char *key, char ***out, size_t *n)
+{
+	json_object *v;
+
+	*out = NULL;
+	*n = 0;
+	if (member(c, o, key, json_type_array, false, &v) < 0)
+		return -1;
+	if (!v)
+		return 0;
+	*n = json_object_array_length(v);
+	*out = xcalloc(*n + 1, sizeof(char *));
+	for (size_t i = 0; i < *n; i++) {
+		json_object *s = json_object_array_get_idx(v, i);
+
+		if (!json_object_is_type(s, json_type_string))
+			return bad(c, "%s[%zu] is not a string", key, i);
+		(*out)[i] = xstrdup(json_object_get_string(s));
+	}
+	return 0;
+}
+
 /* Leaves *out alone when the member is absent and optional. */
 static int get_int(struct ctx *c, json_object *o, const char *key, bool required, long long *out)
 {
@@ -310,6 +333,9 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	ri->kernel_key = lr->kernel_key;
 	ri->cmdline_example = lr->cmdline;
 	ri->shard = lr->shard;
+	if (get_str_array(c, root, "overlays", &lr->overlays, &ri->noverlays) < 0)
+		return -1;
+	ri->overlays = lr->overlays;
 	return 0;
 }
 
@@ -417,5 +443,8 @@ void results_free(struct loaded_run *lr)
 	free(lr->kernel_key);
 	free(lr->cmdline);
 	free(lr->shard);
+	for (size_t i = 0; lr->overlays && lr->overlays[i]; i++)
+		free(lr->overlays[i]);
+	free(lr->overlays);
 	memset(lr, 0, sizeof(*lr));
 }

@@ -54,6 +54,7 @@ struct session {
 	uint64_t start_kernel;
 	uint64_t seed;	   /* --shuffle */
 	enum tt_mode mode; /* of the run being prepared */
+	char **overlays;   /* --overlay, as absolute paths */
 };
 
 static double now(void)
@@ -176,6 +177,16 @@ static void prepare_stage(struct session *s)
 		uerr_die(&e);
 	live_stage = &s->stage;
 	atexit(remove_live_stage);
+	s->overlays = xcalloc(s->o->noverlays + 1, sizeof(char *));
+	for (size_t i = 0; i < s->o->noverlays; i++) {
+		_cleanup_free_ char *script = xasprintf("%s/rootfs/overlay.sh", s->project);
+
+		s->overlays[i] = realpath(s->o->overlays[i], NULL);
+		if (!s->overlays[i])
+			die_sys(EXIT_USAGE, "--overlay=%s", s->o->overlays[i]);
+		if (stage_overlay(&s->stage, script, s->overlays[i], &e) < 0)
+			uerr_die(&e);
+	}
 }
 
 static void session_end(struct session *s)
@@ -185,6 +196,9 @@ static void session_end(struct session *s)
 	free(s->rootfs);
 	free(s->project);
 	free(s->guestbin);
+	for (size_t i = 0; s->overlays && s->overlays[i]; i++)
+		free(s->overlays[i]);
+	free(s->overlays);
 }
 
 static struct guest_spec guest_for(const struct session *s, int index)
@@ -369,6 +383,8 @@ static void write_reports(struct session *s, struct run *run, const char *exampl
 		.kernel = s->kernel.binary,
 		.kernel_key = s->kernel.key,
 		.cmdline_example = example,
+		.overlays = s->overlays,
+		.noverlays = s->o->noverlays,
 		.shard = s->o->shard,
 		.seed = (long long)s->seed,
 		.wall_seconds = run->wall_seconds,
@@ -465,6 +481,12 @@ static void check_inputs(struct session *s)
 
 	if (s->o->start && s->o->mode != TT_OFF && start_parse(s->o->start, &ignored, &e) < 0)
 		uerr_die(&e);
+	for (size_t i = 0; i < s->o->noverlays; i++)
+		if (!is_dir(s->o->overlays[i]))
+			die(EXIT_USAGE,
+			    "--overlay=%s: no such folder; give a folder laid out like the "
+			    "guest's root (e.g. DIR/usr/sbin/hostapd)",
+			    s->o->overlays[i]);
 	if (s->o->cmd == CMD_RUN || s->o->cmd == CMD_COMPARE) {
 		const char *dir = s->o->results_dir ? s->o->results_dir : "results";
 

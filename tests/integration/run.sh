@@ -195,6 +195,28 @@ if [ "$(nproc)" -ge 2 ]; then
 else
 	pass "a guest's processes are pinned to one CPU # SKIP one CPU only"
 fi
+# ---- --overlay: the user's own builds in the guest ----
+run "$umlrun" exec --overlay="$work/nosuch" -- true
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^umlrun: --overlay=.*nosuch: no such folder" "$work/err"
+check "--overlay with a missing folder exits 2 with one line"
+ov=$work/overlay
+mkdir -p "$ov/usr/sbin" "$ov/usr/local/bin"
+printf '#!/bin/sh\necho "my hostapd $*"\n' >"$ov/usr/sbin/hostapd"
+chmod 755 "$ov/usr/sbin/hostapd"
+# A program of the host that needs a library the guest's root lacks.
+printf '#include <json-c/json.h>\n#include <stdio.h>\nint main(void) { puts(json_object_to_json_string(json_object_new_int(42))); return 0; }\n' >"$work/j.c"
+cc -o "$ov/usr/local/bin/jsonhello" "$work/j.c" -ljson-c
+run "$umlrun" exec --overlay="$ov" -- sh -c 'hostapd -v && jsonhello'
+[ $rc -eq 0 ] && [ "$(cat "$work/out")" = "my hostapd -v
+42" ] && grep -q "overlay: added .*libjson-c.so.*, which /usr/local/bin/jsonhello needs" "$work/err"
+check "--overlay replaces a packaged program and brings a program's libraries"
+run "$umlrun" exec -- sh -c 'hostapd -v 2>&1; test ! -e /usr/local/bin/jsonhello'
+[ $rc -eq 0 ] && grep -q "^hostapd v" "$work/out"
+check "the overlay changed only that run: the cached root is untouched"
+run "$umlrun" run $R --overlay="$ov" itest/t0001-pass.sh
+[ $rc -eq 0 ] && grep -q "\"overlays\": \[\"$ov\"\]" "$results/latest/results.json"
+check "results.json names the overlays of the run"
+
 run "$umlrun" run $R --retry=2 itest/t0002-fail.sh
 [ $rc -eq 1 ] && grep -q "retrying (2 of 2)" "$work/out" &&
 	[ -d "$results/latest/itest/t0002-fail.try1" ] && grep -q "^not ok 1 itest/t0002-fail.sh" "$work/out"

@@ -85,6 +85,7 @@ static void make_record(const struct fixture *f, struct test *t, struct record *
 /* A shard's run folder: results.json, and a console.log per test. */
 static char *write_run(const char *name, const char *shard, int exit_code, const struct fixture *fx)
 {
+	static char *const overlays[] = { "/ov/one", "/ov/two \"quoted\"", NULL };
 	struct run_info ri = { .mode = "inf-cpu",
 			       .has_start = true,
 			       .start = 1704067200,
@@ -93,6 +94,8 @@ static char *write_run(const char *name, const char *shard, int exit_code, const
 			       .cmdline_example = "linux mem=64M",
 			       .shard = shard,
 			       .seed = 77,
+			       .overlays = overlays,
+			       .noverlays = 2,
 			       .wall_seconds = exit_code == 1 ? 4.5 : 2.5,
 			       .exit_code = exit_code };
 	char *dir = path_in(name);
@@ -148,6 +151,9 @@ static void test_load(const char *run1, const char *run2)
 	ok(lr.info.has_start && lr.info.start == 1704067200, "start");
 	is_str(lr.info.mode, "inf-cpu", "mode");
 	is_str(lr.info.kernel_key, "abc", "kernel key");
+	ok(lr.info.noverlays == 2 && !strcmp(lr.info.overlays[0], "/ov/one") &&
+	       !strcmp(lr.info.overlays[1], "/ov/two \"quoted\""),
+	   "overlays, in order");
 	is_str(lr.info.cmdline_example, "linux mem=64M", "cmdline");
 	is_int(lr.info.exit_code, 124, "exit code");
 	is_str(lr.rec[0].test->id, "net/t0002-b.sh", "records keep the file's order");
@@ -263,6 +269,8 @@ static void test_merge_ok(char **dirs)
 	is_int(lr.info.exit_code, EXIT_TIMEOUT, "exit code recomputed: a timeout");
 	ok(lr.info.wall_seconds == 4.5, "wall seconds: the longest shard's");
 	is_int(lr.info.seed, 77, "run information kept");
+	ok(lr.info.noverlays == 2 && !strcmp(lr.info.overlays[1], "/ov/two \"quoted\""),
+	   "overlays kept");
 	results_free(&lr);
 	a = slurp(json);
 	has_str(a,

@@ -171,6 +171,11 @@ static void test_bad_options(void)
 		usage_error(argv, "option --results does", "does not apply", "exec --results");
 	}
 	{
+		char *argv[] = { "umlrun", "list", "--overlay=ov", NULL };
+
+		usage_error(argv, "option --overlay does", "does not apply", "list --overlay");
+	}
+	{
 		char *argv[] = { "umlrun", "build", "extra", NULL };
 
 		usage_error(argv, "'extra'", NULL, "build with an argument");
@@ -250,6 +255,9 @@ static void test_run_values(void)
 				 "--repeat=3",
 				 "--check-determinism",
 				 "--suite-dir=/s",
+				 "--overlay=ov1",
+				 "--overlay",
+				 "ov2",
 				 "-v",
 				 "net",
 				 "time/t0001-clock",
@@ -273,6 +281,9 @@ static void test_run_values(void)
 		is_int(o.repeat, 3, "run: --repeat");
 		ok(o.check_determinism, "run: --check-determinism");
 		is_str(o.suite_dir, "/s", "run: --suite-dir");
+		ok(o.noverlays == 2 && !strcmp(o.overlays[0], "ov1") &&
+		       !strcmp(o.overlays[1], "ov2"),
+		   "run: --overlay repeated, in order");
 		ok(o.verbose, "run: -v");
 		ok(o.nargs == 2 && !strcmp(o.args[0], "net") &&
 		       !strcmp(o.args[1], "time/t0001-clock"),
