@@ -137,6 +137,8 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	strv_push(&v, &n, xasprintf("umlrun.timeout=%ld", g->sim_timeout));
 	if (g->try > 1)
 		strv_push(&v, &n, xasprintf("umlrun.try=%d", g->try));
+	if (g->harness)
+		strv_push(&v, &n, xasprintf("umlrun.harness=%s", g->harness));
 	if (g->test)
 		strv_push(&v, &n, xasprintf("umlrun.test=%s", g->test));
 	if (g->shell)

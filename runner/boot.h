@@ -47,9 +47,10 @@ struct guest_spec {
 	const char *test;  /* SUITE/tNNNN-name.sh, or NULL */
 	char *const *argv; /* umlrun exec, or NULL */
 	bool shell;
-	long sim_timeout;  /* seconds of simulated time, 0 for none */
-	const char *extra; /* extra kernel parameters (settings' cmdline=) */
-	int try;	   /* 1, or the retry number with --retry (UMLRUN_TRY in the guest) */
+	long sim_timeout;    /* seconds of simulated time, 0 for none */
+	const char *extra;   /* extra kernel parameters (settings' cmdline=) */
+	int try;	     /* 1, or the retry number with --retry (UMLRUN_TRY in the guest) */
+	const char *harness; /* harness options, comma-separated ("-x,-i"), or NULL */
 };
 
 /* The guest's umid: unique per umlrun process and guest. */

@@ -36,6 +36,8 @@ enum {
 	O_SAMPLE,
 	O_JSON,
 	O_OVERLAY,
+	O_TRACE,
+	O_IMMEDIATE,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -75,6 +77,8 @@ static const struct option long_opts[] = {
 	{ "sample", required_argument, NULL, O_SAMPLE },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "overlay", required_argument, NULL, O_OVERLAY },
+	{ "trace", no_argument, NULL, O_TRACE },
+	{ "immediate", no_argument, NULL, O_IMMEDIATE },
 	{ 0 },
 };
 
@@ -87,7 +91,7 @@ static const struct option long_opts[] = {
 #define RUN_OPTS                                                                                   \
 	(BOOT_OPTS | SELECT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_REPEAT) |          \
 	 BIT(O_DETERMINISM) | BIT(O_VERBOSE) | BIT(O_QUIET) | BIT(O_JOBS) | BIT(O_RETRY) |         \
-	 BIT(O_LIST))
+	 BIT(O_LIST) | BIT(O_TRACE) | BIT(O_IMMEDIATE))
 
 #define BOOT_HELP                                                                                  \
 	"  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"                       \
@@ -144,6 +148,9 @@ static const struct command_desc {
 	  "  --list                 print the selected tests and run nothing\n"
 	  "  -q, --quiet            print only each test file's result line\n"
 	  "  -v, --verbose          copy each guest's console to stderr\n"
+	  "  --trace               trace the test bodies (the harness's -x, set -x) into\n"
+	  "                         each console.log; with -v, live\n"
+	  "  --immediate            stop a test file at its first failing test (-i)\n"
 	  "  -h, --help             show this help\n"
 	  "\n"
 	  "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure\n"
@@ -350,6 +357,12 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		return 0;
 	case O_CONFIG:
 		push(&o->configs, &o->nconfigs, arg);
+		return 0;
+	case O_TRACE:
+		o->trace = true;
+		return 0;
+	case O_IMMEDIATE:
+		o->immediate = true;
 		return 0;
 	case O_OVERLAY:
 		push(&o->overlays, &o->noverlays, arg);

@@ -45,6 +45,7 @@ struct opts {
 	int retry;
 	bool check_determinism;
 	bool verbose, quiet;
+	bool trace, immediate;	    /* the harness's -x and -i, for every test file */
 	char **filters, **excludes; /* --filter/--exclude GLOBs */
 	size_t nfilters, nexcludes;
 	bool list;		 /* --list: print the selected tests, run nothing */

@@ -211,6 +211,10 @@ static struct guest_spec guest_for(const struct session *s, int index)
 		.start_kernel = s->start_kernel,
 		.start_secs = s->start_secs,
 		.mem = s->o->mem,
+		.harness = s->o->trace && s->o->immediate ? "-x,-i"
+			   : s->o->trace		  ? "-x"
+			   : s->o->immediate		  ? "-i"
+							  : NULL,
 	};
 }
 

@@ -217,6 +217,25 @@ run "$umlrun" run $R --overlay="$ov" itest/t0001-pass.sh
 [ $rc -eq 0 ] && grep -q "\"overlays\": \[\"$ov\"\]" "$results/latest/results.json"
 check "results.json names the overlays of the run"
 
+# ---- the harness's own options, from the host ----
+mkdir -p "$work/hsuites/h"
+cat >"$work/hsuites/h/t0001-two-fail.sh" <<'EOF'
+#!/bin/sh
+test_description='two failing tests'
+. ../lib/harness.sh
+test_expect_success 'the first fails' 'echo first-body && false'
+test_expect_success 'the second fails' 'false'
+test_done
+EOF
+run "$umlrun" run --results="$results" --suite-dir="$work/hsuites" --trace --immediate h
+[ $rc -eq 1 ] && grep -q "not ok 1 the first fails" "$work/out" && ! grep -q "the second fails" "$work/out" &&
+	grep -q "^+ echo first-body" "$results/latest/h/t0001-two-fail/console.log"
+check "--trace and --immediate reach the harness in the guest (set -x, stop at the first failure)"
+run "$umlrun" run --results="$results" --suite-dir="$work/hsuites" h
+[ $rc -eq 1 ] && grep -q "not ok 2 the second fails" "$work/out" &&
+	! grep -q "^+ echo first-body" "$results/latest/h/t0001-two-fail/console.log"
+check "without them, every test runs untraced"
+
 run "$umlrun" run $R --retry=2 itest/t0002-fail.sh
 [ $rc -eq 1 ] && grep -q "retrying (2 of 2)" "$work/out" &&
 	[ -d "$results/latest/itest/t0002-fail.try1" ] && grep -q "^not ok 1 itest/t0002-fail.sh" "$work/out"

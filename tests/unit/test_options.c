@@ -176,6 +176,11 @@ static void test_bad_options(void)
 		usage_error(argv, "option --overlay does", "does not apply", "list --overlay");
 	}
 	{
+		char *argv[] = { "umlrun", "exec", "--trace", "--", "true", NULL };
+
+		usage_error(argv, "option --trace does", "does not apply", "exec --trace");
+	}
+	{
 		char *argv[] = { "umlrun", "build", "extra", NULL };
 
 		usage_error(argv, "'extra'", NULL, "build with an argument");
@@ -255,6 +260,8 @@ static void test_run_values(void)
 				 "--repeat=3",
 				 "--check-determinism",
 				 "--suite-dir=/s",
+				 "--trace",
+				 "--immediate",
 				 "--overlay=ov1",
 				 "--overlay",
 				 "ov2",
@@ -281,6 +288,7 @@ static void test_run_values(void)
 		is_int(o.repeat, 3, "run: --repeat");
 		ok(o.check_determinism, "run: --check-determinism");
 		is_str(o.suite_dir, "/s", "run: --suite-dir");
+		ok(o.trace && o.immediate, "run: --trace, --immediate");
 		ok(o.noverlays == 2 && !strcmp(o.overlays[0], "ov1") &&
 		       !strcmp(o.overlays[1], "ov2"),
 		   "run: --overlay repeated, in order");
