@@ -380,7 +380,7 @@ int main(void)
 {
 	char *dirs[2];
 
-	plan(87);
+	plan(89);
 	if (!mkdtemp(tmp)) {
 		ok(false, "mkdtemp");
 		return done_testing();
