@@ -509,7 +509,7 @@ static void test_scale_options(void)
 
 int main(void)
 {
-	plan(149 + 24);
+	plan(157 + 24);
 	test_defaults();
 	test_modes();
 	test_commands();
