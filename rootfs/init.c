@@ -9,7 +9,7 @@
  *   umlrun.shell=1                    or an interactive shell on the console
  *   umlrun.mode=inf-cpu|basic|off umlrun.start=SECS umlrun.timeout=SECS
  *   umlrun.suite=HOSTPATH umlrun.results=HOSTPATH  (relative to hostfs=)
- *   umlrun.harness=-x,-i              HARNESS_OPTIONS for the test file
+ *   umlrun.harness="-x --run=1,3"     HARNESS_OPTIONS for the test file
  *
  * Channels (serial lines the host binds to its own fds):
  *   /dev/ttyS0  the job's stdout: KTAP for tests, raw output for exec
@@ -44,7 +44,7 @@
 
 static struct {
 	const char *test, *mode, *start, *suite, *results, *argv_hex, *try;
-	char *harness; /* umlrun.harness, commas turned to spaces in place */
+	const char *harness; /* umlrun.harness: HARNESS_OPTIONS */
 	long timeout;
 	bool shell;
 	char *argv[MAX_ARGS + 1];
@@ -282,13 +282,8 @@ static void setup_env(void)
 	setenv("UMLRUN_MODE", param.mode, 1);
 	setenv("UMLRUN_START", param.start, 1);
 	setenv("UMLRUN_TRY", param.try ? param.try : "1", 1);
-	if (param.harness) {
-		/* Commas on the command line, spaces for the harness. */
-		for (char *c = param.harness; *c; c++)
-			if (*c == ',')
-				*c = ' ';
+	if (param.harness)
 		setenv("HARNESS_OPTIONS", param.harness, 1);
-	}
 	setenv("UMLRUN_ARTIFACTS", "/results", 1);
 	if (param.test)
 		setenv("UMLRUN_TEST", param.test, 1);

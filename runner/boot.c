@@ -138,7 +138,8 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	if (g->try > 1)
 		strv_push(&v, &n, xasprintf("umlrun.try=%d", g->try));
 	if (g->harness)
-		strv_push(&v, &n, xasprintf("umlrun.harness=%s", g->harness));
+		/* Quoted: the options are separated by spaces. */
+		strv_push(&v, &n, xasprintf("umlrun.harness=\"%s\"", g->harness));
 	if (g->test)
 		strv_push(&v, &n, xasprintf("umlrun.test=%s", g->test));
 	if (g->shell)

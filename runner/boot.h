@@ -50,7 +50,7 @@ struct guest_spec {
 	long sim_timeout;    /* seconds of simulated time, 0 for none */
 	const char *extra;   /* extra kernel parameters (settings' cmdline=) */
 	int try;	     /* 1, or the retry number with --retry (UMLRUN_TRY in the guest) */
-	const char *harness; /* harness options, comma-separated ("-x,-i"), or NULL */
+	const char *harness; /* HARNESS_OPTIONS ("-x --run=1,3"), or NULL */
 };
 
 /* The guest's umid: unique per umlrun process and guest. */

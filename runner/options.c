@@ -38,6 +38,7 @@ enum {
 	O_OVERLAY,
 	O_TRACE,
 	O_IMMEDIATE,
+	O_RUN_LIST,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -79,6 +80,7 @@ static const struct option long_opts[] = {
 	{ "overlay", required_argument, NULL, O_OVERLAY },
 	{ "trace", no_argument, NULL, O_TRACE },
 	{ "immediate", no_argument, NULL, O_IMMEDIATE },
+	{ "run", required_argument, NULL, O_RUN_LIST },
 	{ 0 },
 };
 
@@ -91,7 +93,7 @@ static const struct option long_opts[] = {
 #define RUN_OPTS                                                                                   \
 	(BOOT_OPTS | SELECT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_REPEAT) |          \
 	 BIT(O_DETERMINISM) | BIT(O_VERBOSE) | BIT(O_QUIET) | BIT(O_JOBS) | BIT(O_RETRY) |         \
-	 BIT(O_LIST) | BIT(O_TRACE) | BIT(O_IMMEDIATE))
+	 BIT(O_LIST) | BIT(O_TRACE) | BIT(O_IMMEDIATE) | BIT(O_RUN_LIST))
 
 #define BOOT_HELP                                                                                  \
 	"  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"                       \
@@ -151,6 +153,8 @@ static const struct command_desc {
 	  "  --trace               trace the test bodies (the harness's -x, set -x) into\n"
 	  "                         each console.log; with -v, live\n"
 	  "  --immediate            stop a test file at its first failing test (-i)\n"
+	  "  --run=LIST             only these tests of each file, e.g. 1,3-4 (the\n"
+	  "                         harness's --run); the others are reported skipped\n"
 	  "  -h, --help             show this help\n"
 	  "\n"
 	  "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure\n"
@@ -318,6 +322,29 @@ static int parse_number(struct opts *o, int c, const char *arg, struct uerr *e)
 	return 0;
 }
 
+/*
+ * --run=LIST as the harness takes it: N, N-M, -M and N- items, separated
+ * by single commas.
+ */
+static bool run_list_ok(const char *s)
+{
+	const char *item = s;
+
+	for (;;) {
+		const char *end = item + strcspn(item, ",");
+		size_t len = (size_t)(end - item);
+		size_t digits = strspn(item, "0123456789");
+		size_t dash = digits < len && item[digits] == '-';
+		size_t more = dash ? strspn(item + digits + 1, "0123456789") : 0;
+
+		if (!len || digits + dash + more != len || (dash && len == 1))
+			return false;
+		if (!*end)
+			return true;
+		item = end + 1;
+	}
+}
+
 static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 {
 	switch (c) {
@@ -363,6 +390,13 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		return 0;
 	case O_IMMEDIATE:
 		o->immediate = true;
+		return 0;
+	case O_RUN_LIST:
+		if (!run_list_ok(arg))
+			return uerr_set(e, EXIT_USAGE,
+					"--run=%s: want test numbers and ranges, e.g. --run=1,3-4",
+					arg);
+		o->run_list = arg;
 		return 0;
 	case O_OVERLAY:
 		push(&o->overlays, &o->noverlays, arg);

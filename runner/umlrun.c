@@ -55,6 +55,7 @@ struct session {
 	uint64_t seed;	   /* --shuffle */
 	enum tt_mode mode; /* of the run being prepared */
 	char **overlays;   /* --overlay, as absolute paths */
+	char *harness;	   /* HARNESS_OPTIONS for the guest, or NULL */
 };
 
 static double now(void)
@@ -199,6 +200,24 @@ static void session_end(struct session *s)
 	for (size_t i = 0; s->overlays && s->overlays[i]; i++)
 		free(s->overlays[i]);
 	free(s->overlays);
+	free(s->harness);
+}
+
+/* --trace, --immediate and --run as the harness's own options, or NULL. */
+static char *harness_options(const struct opts *o)
+{
+	struct strbuf sb = { 0 };
+
+	if (o->trace)
+		sb_adds(&sb, " -x");
+	if (o->immediate)
+		sb_adds(&sb, " -i");
+	if (o->run_list)
+		sb_printf(&sb, " --run=%s", o->run_list);
+	if (!sb.len)
+		return NULL;
+	memmove(sb.buf, sb.buf + 1, sb.len);
+	return sb.buf;
 }
 
 static struct guest_spec guest_for(const struct session *s, int index)
@@ -211,10 +230,7 @@ static struct guest_spec guest_for(const struct session *s, int index)
 		.start_kernel = s->start_kernel,
 		.start_secs = s->start_secs,
 		.mem = s->o->mem,
-		.harness = s->o->trace && s->o->immediate ? "-x,-i"
-			   : s->o->trace		  ? "-x"
-			   : s->o->immediate		  ? "-i"
-							  : NULL,
+		.harness = s->harness,
 	};
 }
 
@@ -515,6 +531,7 @@ static int cmd_run(const struct opts *o)
 			printf("%s\n", tests.v[i].id);
 		goto out;
 	}
+	s.harness = harness_options(o);
 	check_inputs(&s);
 	prepare_kernel(&s);
 	prepare_rootfs(&s);

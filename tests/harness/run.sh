@@ -851,6 +851,46 @@ not ok 1 fails
 EOF
 	expect_rc 1
 	report
+
+	check '--run=LIST runs only those tests; the others are skipped'
+	write select <<\EOF
+. ../lib/harness.sh
+test_expect_success 'one' 'echo ran-1'
+test_expect_success 'two' 'echo ran-2'
+test_expect_success 'three' 'echo ran-3'
+test_expect_success 'four' 'false'
+test_expect_success 'five' 'echo ran-5'
+test_done
+EOF
+	args='--run=1,3,5-'
+	run select
+	args=
+	expect_out <<\EOF
+KTAP version 1
+ok 1 one
+ok 2 two # SKIP not selected by --run=1,3,5-
+ok 3 three
+ok 4 four # SKIP not selected by --run=1,3,5-
+ok 5 five
+# Totals: pass:3 fail:0 xfail:0 xpass:0 skip:2
+1..5
+EOF
+	expect_rc 0
+	expect_line "$err" 'ran-3'
+	expect_no_line "$err" 'ran-2'
+	report
+
+	check '--run with a range and HARNESS_OPTIONS; a bad list is a bug'
+	run select 'HARNESS_OPTIONS=--run=-2'
+	expect_rc 0
+	expect_line "$out" 'ok 2 two'
+	expect_line "$out" 'ok 3 three # SKIP not selected by --run=-2'
+	args='--run=2-x'
+	run select
+	args=
+	expect_rc 1
+	expect_line "$out" '# bug in the test script: --run=2-x: want test numbers and ranges, e.g. --run=1,3-4'
+	report
 }
 
 case_signal () {

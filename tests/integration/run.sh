@@ -235,6 +235,13 @@ run "$umlrun" run --results="$results" --suite-dir="$work/hsuites" h
 [ $rc -eq 1 ] && grep -q "not ok 2 the second fails" "$work/out" &&
 	! grep -q "^+ echo first-body" "$results/latest/h/t0001-two-fail/console.log"
 check "without them, every test runs untraced"
+run "$umlrun" run --results="$results" --suite-dir="$work/hsuites" --run=2 h
+[ $rc -eq 1 ] && grep -q "ok 1 the first fails # SKIP not selected by --run=2" "$work/out" &&
+	grep -q "not ok 2 the second fails" "$work/out"
+check "--run=LIST runs only those tests of the file"
+run "$umlrun" run --results="$results" --suite-dir="$work/hsuites" --run=2-x h
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "want test numbers and ranges" "$work/err"
+check "a malformed --run list exits 2 with one line"
 
 run "$umlrun" run $R --retry=2 itest/t0002-fail.sh
 [ $rc -eq 1 ] && grep -q "retrying (2 of 2)" "$work/out" &&

@@ -181,6 +181,11 @@ static void test_bad_options(void)
 		usage_error(argv, "option --trace does", "does not apply", "exec --trace");
 	}
 	{
+		char *argv[] = { "umlrun", "run", "--run=1,,2", NULL };
+
+		usage_error(argv, "--run=1,,2: want test numbers", NULL, "run --run=1,,2");
+	}
+	{
 		char *argv[] = { "umlrun", "build", "extra", NULL };
 
 		usage_error(argv, "'extra'", NULL, "build with an argument");
@@ -262,6 +267,7 @@ static void test_run_values(void)
 				 "--suite-dir=/s",
 				 "--trace",
 				 "--immediate",
+				 "--run=1,3-",
 				 "--overlay=ov1",
 				 "--overlay",
 				 "ov2",
@@ -289,6 +295,7 @@ static void test_run_values(void)
 		ok(o.check_determinism, "run: --check-determinism");
 		is_str(o.suite_dir, "/s", "run: --suite-dir");
 		ok(o.trace && o.immediate, "run: --trace, --immediate");
+		is_str(o.run_list, "1,3-", "run: --run");
 		ok(o.noverlays == 2 && !strcmp(o.overlays[0], "ov1") &&
 		       !strcmp(o.overlays[1], "ov2"),
 		   "run: --overlay repeated, in order");
@@ -509,7 +516,7 @@ static void test_scale_options(void)
 
 int main(void)
 {
-	plan(157 + 24);
+	plan(160 + 24);
 	test_defaults();
 	test_modes();
 	test_commands();

@@ -78,6 +78,7 @@ _harness_prereq_missing=' '	# (lazy ones that failed only)
 _harness_lazy_names=' '
 _harness_trace=
 _harness_immediate=
+_harness_run_list=	# --run=LIST: the tests to run (numbers, ranges); empty for all
 _harness_keep=
 _harness_copying=		# set while a copier feeds harness.log
 _harness_log=
@@ -395,6 +396,11 @@ _harness_run () {
 	_harness_title=$_harness_line
 	_harness_body=$2
 
+	if ! _harness_selected "$_harness_count"; then
+		_harness_skip=$((_harness_skip + 1))
+		_harness_result ok " # SKIP not selected by --run=$_harness_run_list"
+		return 0
+	fi
 	if [ -n "$_harness_prereq" ] && ! test_have_prereq "$_harness_prereq"; then
 		_harness_skip=$((_harness_skip + 1))
 		_harness_result ok " # SKIP missing $_harness_missing"
@@ -438,6 +444,27 @@ _harness_run () {
 		_harness_result 'not ok' ' # TODO known breakage'
 		;;
 	esac
+}
+
+# _harness_selected N: test N is in the --run list, or there is no list.
+# Items are N, N-M, -M (from 1) and N- (to the end).
+_harness_selected () {
+	[ -n "$_harness_run_list" ] || return 0
+	_harness_rest=$_harness_run_list,
+	while [ -n "$_harness_rest" ]; do
+		_harness_item=${_harness_rest%%,*}
+		_harness_rest=${_harness_rest#*,}
+		case $_harness_item in
+		*-*)
+			_harness_lo=${_harness_item%-*}
+			_harness_hi=${_harness_item#*-}
+			[ "$1" -ge "${_harness_lo:-1}" ] && { [ -z "$_harness_hi" ] || [ "$1" -le "$_harness_hi" ]; } &&
+				return 0
+			;;
+		*) [ "$1" -eq "$_harness_item" ] && return 0 ;;
+		esac
+	done
+	return 1
 }
 
 _harness_failed () {
@@ -653,9 +680,18 @@ for _harness_opt in ${HARNESS_OPTIONS-} "$@"; do
 	case $_harness_opt in
 	-x | --trace) _harness_trace=t ;;
 	-i | --immediate) _harness_immediate=t ;;
+	--run=*)
+		_harness_run_list=${_harness_opt#--run=}
+		case $_harness_run_list in
+		'' | - | -,* | *,- | *,-,* | *[!0-9,-]* | *--* | *-*-* | *,,* | ,* | *,)
+			_harness_print_diag "bug in the test script: --run=$_harness_run_list: want test numbers and ranges, e.g. --run=1,3-4"
+			exit 1
+			;;
+		esac
+		;;
 	-d | --debug) _harness_keep=t ;;
 	*)
-		_harness_print_diag "bug in the test script: unknown harness option '$_harness_opt' (known: -x -i -d)"
+		_harness_print_diag "bug in the test script: unknown harness option '$_harness_opt' (known: -x -i -d --run=LIST)"
 		exit 1
 		;;
 	esac
