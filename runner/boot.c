@@ -32,7 +32,9 @@ int tt_mode_parse(const char *s, enum tt_mode *m)
 
 char *guest_umid(const struct guest_spec *g)
 {
-	return xasprintf("umlrun-%ld-%d", (long)getpid(), g->index);
+	/* Unique enough: it names a folder in the guest's own uml_dir. */
+	(void)g;
+	return xstrdup("umlrun");
 }
 
 static void strv_push(char ***v, size_t *n, char *s)
@@ -100,11 +102,18 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 
 		strv_push(&v, &n, xasprintf("umid=%s", id));
 	}
-	strv_push(&v, &n, xasprintf("uml_dir=%s/g%d/uml", dir, g->index));
-	strv_push(&v, &n, xasprintf("hostfs=%s", dir));
+	/*
+	 * Everything else relative to the guest's folder STAGE/gN, where linux
+	 * starts (root and suite are the stage's, one folder up; hostfs cannot
+	 * take a symbolic link as its root). The command line is then the same
+	 * in every run and every slot: what the guest sees of it (/proc/cmdline,
+	 * the kernel's log, cmdline.txt) carries no temporary folder name.
+	 */
+	strv_push(&v, &n, xstrdup("uml_dir=uml"));
+	strv_push(&v, &n, xstrdup("hostfs=."));
 	strv_push(&v, &n, xstrdup("root=/dev/root"));
 	strv_push(&v, &n, xstrdup("rootfstype=hostfs"));
-	strv_push(&v, &n, xstrdup("rootflags=root"));
+	strv_push(&v, &n, xstrdup("rootflags=../root"));
 	strv_push(&v, &n, xstrdup("ro"));
 	strv_push(&v, &n, xstrdup("init=/init"));
 	switch (g->mode) {
@@ -132,8 +141,8 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	strv_push(&v, &n, xasprintf("umlrun.mode=%s", tt_mode_name(g->mode)));
 	if (g->has_start)
 		strv_push(&v, &n, xasprintf("umlrun.start=%" PRId64, g->start_secs));
-	strv_push(&v, &n, xstrdup("umlrun.suite=suite"));
-	strv_push(&v, &n, xasprintf("umlrun.results=g%d/results", g->index));
+	strv_push(&v, &n, xstrdup("umlrun.suite=../suite"));
+	strv_push(&v, &n, xstrdup("umlrun.results=results"));
 	strv_push(&v, &n, xasprintf("umlrun.timeout=%ld", g->sim_timeout));
 	if (g->try > 1)
 		strv_push(&v, &n, xasprintf("umlrun.try=%d", g->try));

@@ -4,7 +4,9 @@
  * the exact kernel command line.
  *
  * A stage is one temporary folder per umlrun invocation, the only host
- * folder the guest can reach (hostfs=STAGE):
+ * folder the guest is given. Guest N's linux starts in STAGE/gN with
+ * hostfs=. and reaches the root and suites as ../root and ../suite, so
+ * its command line is the same whatever the stage and the slot:
  *   STAGE/linux        the kernel (a hard link into the cache)
  *   STAGE/root/        the root folder (hard links into the cache), read-only
  *   STAGE/suite/       a copy of testsuites/, mounted read-only

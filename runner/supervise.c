@@ -340,8 +340,17 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 	if (getppid() != parent && getppid() != 0)
 		_exit(126);
 	{
-		char *tmp = xasprintf("%s/g%d/uml", g->stage->dir, g->index);
+		/*
+		 * Its own folder: the command line names everything relative to
+		 * it, so it is the same whichever slot runs the test.
+		 */
+		char *dir = xasprintf("%s/g%d", g->stage->dir, g->index);
+		char *tmp = xasprintf("%s/uml", dir);
 
+		if (chdir(dir) < 0) {
+			dprintf(2, "%s: cannot enter %s: %s\n", prog_name, dir, strerror(errno));
+			_exit(126);
+		}
 		setenv("TMPDIR", tmp, 1);
 	}
 	watched_set(&set);

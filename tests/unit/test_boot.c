@@ -119,18 +119,26 @@ static void test_stage_params(void)
 	_cleanup_free_ char *want_umid = xasprintf("umid=%s", u1);
 	char **v = cmdline(&g1);
 
-	ok(strcmp(u0, u1) != 0, "umid: differs per guest index");
-	{
-		_cleanup_free_ char *again = guest_umid(&g1);
-
-		is_str(again, u1, "umid: stable for one guest");
-	}
+	is_str(u0, u1, "umid: the same in every slot (it names a folder in the slot's uml_dir)");
 	ok(strlen(u1) < 32 && !strchr(u1, '/') && !strchr(u1, ' '), "umid: short, no '/' or blank");
 	is_str(param(v, "umid="), want_umid, "umid= on the command line");
-	is_str(param(v, "hostfs="), "hostfs=/tmp/stage-x", "hostfs= is the stage");
-	is_str(param(v, "uml_dir="), "uml_dir=/tmp/stage-x/g1/uml", "uml_dir= inside the stage");
-	is_str(param(v, "umlrun.results="), "umlrun.results=g1/results",
+	is_str(param(v, "hostfs="), "hostfs=.",
+	       "hostfs= is the guest's folder, where linux starts");
+	is_str(param(v, "rootflags="), "rootflags=../root", "the root is the stage's");
+	is_str(param(v, "umlrun.suite="), "umlrun.suite=../suite", "so are the suites");
+	is_str(param(v, "uml_dir="), "uml_dir=uml", "uml_dir= inside the guest's folder");
+	is_str(param(v, "umlrun.results="), "umlrun.results=results",
 	       "results: the guest's own folder");
+	{
+		char **v0 = cmdline(&g0);
+		bool same = true;
+
+		for (size_t i = 1; v0[i] || v[i]; i++)
+			if (!v0[i] || !v[i] || strcmp(v0[i], v[i]))
+				same = false;
+		ok(same, "the kernel command line is the same in every slot");
+		strv_free(v0);
+	}
 	is_str(param(v, "mem="), "mem=256M", "mem: 256M by default");
 	is_str(param(v, "ssl0="), "ssl0=fd:3", "ssl0 on fd 3");
 	is_str(param(v, "ssl1="), "ssl1=fd:4", "ssl1 on fd 4");
@@ -279,7 +287,7 @@ static void test_join(void)
 
 int main(void)
 {
-	plan(53);
+	plan(55);
 	test_modes();
 	test_start();
 	test_stage_params();
