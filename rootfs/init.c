@@ -10,6 +10,7 @@
  *   umlrun.mode=inf-cpu|basic|off umlrun.start=SECS umlrun.timeout=SECS
  *   umlrun.suite=HOSTPATH umlrun.results=HOSTPATH  (relative to hostfs=)
  *   umlrun.harness="-x --run=1,3"     HARNESS_OPTIONS for the test file
+ *   umlrun.seed=N                     credited to the random pool
  *
  * Channels (serial lines the host binds to its own fds):
  *   /dev/ttyS0  the job's stdout: KTAP for tests, raw output for exec
@@ -31,6 +32,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/random.h>
+#include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
@@ -47,6 +50,7 @@ static struct {
 	const char *harness; /* umlrun.harness: HARNESS_OPTIONS */
 	long timeout;
 	bool shell;
+	const char *seed; /* umlrun.seed: credited to the random pool */
 	char *argv[MAX_ARGS + 1];
 } param = { .mode = "off", .start = "", .suite = "suite", .timeout = 600 };
 
@@ -169,6 +173,8 @@ static void set_param(char *key, char *val)
 		param.try = val;
 	else if (!strcmp(key, "harness"))
 		param.harness = val;
+	else if (!strcmp(key, "seed"))
+		param.seed = val;
 	else if (!strcmp(key, "timeout"))
 		param.timeout = strtol(val, NULL, 10);
 	else if (!strcmp(key, "shell"))
@@ -230,6 +236,43 @@ static int read_params(void)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Credits the seed umlrun chose (umlrun.seed=) to the kernel's random
+ * pool: it is ready at once, and the same in every run. umlrun keeps the
+ * host's randomness out (runner/supervise.c), and the rest of what the
+ * kernel mixed in (its command line, the simulated clock) is the same too,
+ * so every random number the guest draws is.
+ */
+static int seed_random(void)
+{
+	struct {
+		int entropy_count;
+		int buf_size;
+		uint64_t buf[4];
+	} pool = { 8 * sizeof(pool.buf), sizeof(pool.buf), { 0 } };
+	uint64_t x;
+	int fd, r;
+
+	if (!param.seed)
+		return 0;
+	x = strtoull(param.seed, NULL, 10);
+	for (int i = 0; i < 4; i++) {
+		/* splitmix64: 256 well-spread bits from the 64 of the seed */
+		uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		pool.buf[i] = z ^ (z >> 31);
+	}
+	fd = open("/dev/urandom", O_WRONLY | O_CLOEXEC);
+	r = fd < 0 ? -1 : ioctl(fd, RNDADDENTROPY, &pool);
+	if (r < 0)
+		ctl("error cannot seed the random pool: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return r < 0 ? -1 : 0;
 }
 
 static int mount_host(void)
@@ -415,6 +458,7 @@ static const struct step {
 	{ "mount kernel filesystems", mount_kernel_fs },
 	{ "read parameters", read_params },
 	{ "open channels", open_channels },
+	{ "seed the random pool", seed_random },
 	{ "mount host folders", mount_host },
 	{ "run the job", run_job },
 };

@@ -146,6 +146,7 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	strv_push(&v, &n, xasprintf("umlrun.timeout=%ld", g->sim_timeout));
 	if (g->try > 1)
 		strv_push(&v, &n, xasprintf("umlrun.try=%d", g->try));
+	strv_push(&v, &n, xasprintf("umlrun.seed=%" PRIu64, g->random_seed));
 	if (g->harness)
 		/* Quoted: the options are separated by spaces. */
 		strv_push(&v, &n, xasprintf("umlrun.harness=\"%s\"", g->harness));

@@ -49,10 +49,11 @@ struct guest_spec {
 	const char *test;  /* SUITE/tNNNN-name.sh, or NULL */
 	char *const *argv; /* umlrun exec, or NULL */
 	bool shell;
-	long sim_timeout;    /* seconds of simulated time, 0 for none */
-	const char *extra;   /* extra kernel parameters (settings' cmdline=) */
-	int try;	     /* 1, or the retry number with --retry (UMLRUN_TRY in the guest) */
-	const char *harness; /* HARNESS_OPTIONS ("-x --run=1,3"), or NULL */
+	long sim_timeout;     /* seconds of simulated time, 0 for none */
+	const char *extra;    /* extra kernel parameters (settings' cmdline=) */
+	int try;	      /* 1, or the retry number with --retry (UMLRUN_TRY in the guest) */
+	const char *harness;  /* HARNESS_OPTIONS ("-x --run=1,3"), or NULL */
+	uint64_t random_seed; /* credited to the guest's random pool (umlrun.seed=) */
 };
 
 /* The guest's umid: unique per umlrun process and guest. */

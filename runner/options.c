@@ -4,6 +4,7 @@
 #include "options.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,7 @@ enum {
 	O_TRACE,
 	O_IMMEDIATE,
 	O_RUN_LIST,
+	O_RANDOM_SEED,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -81,12 +83,14 @@ static const struct option long_opts[] = {
 	{ "trace", no_argument, NULL, O_TRACE },
 	{ "immediate", no_argument, NULL, O_IMMEDIATE },
 	{ "run", required_argument, NULL, O_RUN_LIST },
+	{ "random-seed", required_argument, NULL, O_RANDOM_SEED },
 	{ 0 },
 };
 
 #define KERNEL_OPTS (BIT(O_KSRC) | BIT(O_CONFIG) | BIT(O_MAKE_JOBS))
 #define BOOT_OPTS                                                                                  \
-	(KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR) | BIT(O_OVERLAY))
+	(KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR) | BIT(O_OVERLAY) | \
+	 BIT(O_RANDOM_SEED))
 #define SELECT_OPTS                                                                                \
 	(BIT(O_SUITE_DIR) | BIT(O_FILTER) | BIT(O_EXCLUDE) | BIT(O_SHUFFLE) | BIT(O_SHARD) |       \
 	 BIT(O_DURATIONS) | BIT(O_RERUN_FAILED) | BIT(O_RESULTS))
@@ -105,6 +109,8 @@ static const struct option long_opts[] = {
 	"  --overlay=DIR          lay DIR over the guest's root, e.g. your own build as\n"         \
 	"                         DIR/usr/sbin/hostapd (with the libraries it needs);\n"           \
 	"                         repeatable\n"                                                    \
+	"  --random-seed=N        the guest's random numbers come from N (default 0:\n"            \
+	"                         the same in every run); 'random' picks one and prints it\n"      \
 	"  --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N   as for 'umlrun build'\n"
 
 #define SELECT_HELP                                                                                \
@@ -390,6 +396,22 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		return 0;
 	case O_IMMEDIATE:
 		o->immediate = true;
+		return 0;
+	case O_RANDOM_SEED:
+		if (strcmp(arg, "random")) {
+			char *end;
+
+			errno = 0;
+			unsigned long long v = strtoull(arg, &end, 10);
+
+			if (errno || end == arg || *end || *arg == '-' || v > LLONG_MAX)
+				return uerr_set(
+				    e, EXIT_USAGE,
+				    "--random-seed=%s: give a whole number below 2^63, or "
+				    "'random'",
+				    arg);
+		}
+		o->random_seed = arg;
 		return 0;
 	case O_RUN_LIST:
 		if (!run_list_ok(arg))

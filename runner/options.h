@@ -47,6 +47,7 @@ struct opts {
 	bool verbose, quiet;
 	bool trace, immediate;	    /* the harness's -x and -i, for every test file */
 	const char *run_list;	    /* --run: the harness's --run=LIST, as given */
+	const char *random_seed;    /* --random-seed: a number or "random", as given */
 	char **filters, **excludes; /* --filter/--exclude GLOBs */
 	size_t nfilters, nexcludes;
 	bool list;		 /* --list: print the selected tests, run nothing */

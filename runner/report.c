@@ -141,6 +141,7 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 	}
 	if (ri->seed)
 		sb_printf(&sb, ",\n  \"seed\": %lld", ri->seed);
+	sb_printf(&sb, ",\n  \"random_seed\": %lld", ri->random_seed);
 	sb_printf(&sb, ",\n  \"wall_seconds\": %.3f,\n  \"exit_code\": %d,\n  \"tests\": [",
 		  ri->wall_seconds, ri->exit_code);
 	for (size_t i = 0; i < n; i++) {

@@ -51,7 +51,8 @@ struct run_info {
 	const char *shard;     /* "K/N" when this run was one shard of a suite */
 	char *const *overlays; /* --overlay folders, in order */
 	size_t noverlays;
-	long long seed; /* --shuffle seed, 0 for none */
+	long long seed;	       /* --shuffle seed, 0 for none */
+	long long random_seed; /* the guest's (--random-seed) */
 	double wall_seconds;
 	int exit_code;
 };

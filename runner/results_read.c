@@ -323,6 +323,7 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	    get_str(c, root, "shard", false, &lr->shard) < 0 ||
 	    get_int(c, root, "start", false, &start) < 0 ||
 	    get_int(c, root, "seed", false, &ri->seed) < 0 ||
+	    get_int(c, root, "random_seed", false, &ri->random_seed) < 0 ||
 	    get_double(c, root, "wall_seconds", false, &ri->wall_seconds) < 0 ||
 	    get_small_int(c, root, "exit_code", false, &ri->exit_code) < 0)
 		return -1;

@@ -17,6 +17,10 @@
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <stddef.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 const char *guest_end_name(enum guest_end e)
 {
@@ -292,6 +296,31 @@ static void pin_to_one_cpu(int index)
 	}
 }
 
+/*
+ * Keeps host randomness out of the guest: the UML kernel asks the host for
+ * random numbers (getrandom(2), its arch_get_random_longs) whenever it
+ * reseeds; refused, it falls back to its clock, which under time travel
+ * is simulated and the same in every run. Guest processes are not
+ * affected: their system calls never reach the host.
+ */
+static int deny_host_getrandom(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+
 /* In the child: fds 0-5 as the command line expects, then exec. */
 UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 				       struct chan ch[CH_N], pid_t parent)
@@ -353,6 +382,11 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 		}
 		setenv("TMPDIR", tmp, 1);
 	}
+	if (deny_host_getrandom() < 0)
+		dprintf(2,
+			"%s: warning: cannot keep host randomness out of the guest (seccomp: %s); "
+			"its random numbers will differ from run to run\n",
+			prog_name, strerror(errno));
 	watched_set(&set);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	if (getpid() == 1)

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,10 +53,11 @@ struct session {
 	bool has_start;
 	int64_t start_secs;
 	uint64_t start_kernel;
-	uint64_t seed;	   /* --shuffle */
-	enum tt_mode mode; /* of the run being prepared */
-	char **overlays;   /* --overlay, as absolute paths */
-	char *harness;	   /* HARNESS_OPTIONS for the guest, or NULL */
+	uint64_t seed;	      /* --shuffle */
+	enum tt_mode mode;    /* of the run being prepared */
+	char **overlays;      /* --overlay, as absolute paths */
+	char *harness;	      /* HARNESS_OPTIONS for the guest, or NULL */
+	uint64_t random_seed; /* the guest's (--random-seed) */
 };
 
 static double now(void)
@@ -167,12 +169,34 @@ static void remove_live_stage(void)
 		stage_destroy(live_stage);
 }
 
+/*
+ * The guest's random seed: --random-seed=N, 0 by default, or with
+ * 'random' one from the host, printed so that the run can be replayed.
+ */
+static void resolve_random_seed(struct session *s)
+{
+	const char *arg = s->o->random_seed;
+
+	if (!arg)
+		return;
+	if (strcmp(arg, "random")) {
+		s->random_seed = strtoull(arg, NULL, 10);
+		return;
+	}
+	if (getrandom(&s->random_seed, sizeof(s->random_seed), 0) != sizeof(s->random_seed))
+		s->random_seed = (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
+	s->random_seed &= INT64_MAX;
+	note("guest random seed: %llu (replay with --random-seed=%llu)",
+	     (unsigned long long)s->random_seed, (unsigned long long)s->random_seed);
+}
+
 static void prepare_stage(struct session *s)
 {
 	_cleanup_free_ char *suites = suites_dir(s);
 	_cleanup_free_ char *lib = xasprintf("%s/testsuites/lib", s->project);
 	struct uerr e;
 
+	resolve_random_seed(s);
 	stage_sweep();
 	if (stage_create(&s->stage, s->kernel.binary, s->rootfs, suites, lib, &e) < 0)
 		uerr_die(&e);
@@ -231,6 +255,7 @@ static struct guest_spec guest_for(const struct session *s, int index)
 		.start_secs = s->start_secs,
 		.mem = s->o->mem,
 		.harness = s->harness,
+		.random_seed = s->random_seed,
 	};
 }
 
@@ -407,6 +432,7 @@ static void write_reports(struct session *s, struct run *run, const char *exampl
 		.noverlays = s->o->noverlays,
 		.shard = s->o->shard,
 		.seed = (long long)s->seed,
+		.random_seed = (long long)s->random_seed,
 		.wall_seconds = run->wall_seconds,
 		.exit_code = run->exit_code,
 	};

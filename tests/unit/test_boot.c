@@ -129,6 +129,7 @@ static void test_stage_params(void)
 	is_str(param(v, "uml_dir="), "uml_dir=uml", "uml_dir= inside the guest's folder");
 	is_str(param(v, "umlrun.results="), "umlrun.results=results",
 	       "results: the guest's own folder");
+	is_str(param(v, "umlrun.seed="), "umlrun.seed=0", "the random seed: 0 unless chosen");
 	{
 		char **v0 = cmdline(&g0);
 		bool same = true;
@@ -287,7 +288,7 @@ static void test_join(void)
 
 int main(void)
 {
-	plan(55);
+	plan(56);
 	test_modes();
 	test_start();
 	test_stage_params();

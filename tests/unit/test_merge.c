@@ -96,6 +96,7 @@ static char *write_run(const char *name, const char *shard, int exit_code, const
 			       .seed = 77,
 			       .overlays = overlays,
 			       .noverlays = 2,
+			       .random_seed = 5,
 			       .wall_seconds = exit_code == 1 ? 4.5 : 2.5,
 			       .exit_code = exit_code };
 	char *dir = path_in(name);
@@ -154,6 +155,7 @@ static void test_load(const char *run1, const char *run2)
 	ok(lr.info.noverlays == 2 && !strcmp(lr.info.overlays[0], "/ov/one") &&
 	       !strcmp(lr.info.overlays[1], "/ov/two \"quoted\""),
 	   "overlays, in order");
+	is_int(lr.info.random_seed, 5, "random seed");
 	is_str(lr.info.cmdline_example, "linux mem=64M", "cmdline");
 	is_int(lr.info.exit_code, 124, "exit code");
 	is_str(lr.rec[0].test->id, "net/t0002-b.sh", "records keep the file's order");
@@ -271,6 +273,7 @@ static void test_merge_ok(char **dirs)
 	is_int(lr.info.seed, 77, "run information kept");
 	ok(lr.info.noverlays == 2 && !strcmp(lr.info.overlays[1], "/ov/two \"quoted\""),
 	   "overlays kept");
+	is_int(lr.info.random_seed, 5, "random seed kept");
 	results_free(&lr);
 	a = slurp(json);
 	has_str(a,
@@ -380,7 +383,7 @@ int main(void)
 {
 	char *dirs[2];
 
-	plan(89);
+	plan(91);
 	if (!mkdtemp(tmp)) {
 		ok(false, "mkdtemp");
 		return done_testing();

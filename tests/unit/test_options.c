@@ -186,6 +186,20 @@ static void test_bad_options(void)
 		usage_error(argv, "--run=1,,2: want test numbers", NULL, "run --run=1,,2");
 	}
 	{
+		char *argv[] = { "umlrun", "exec", "--random-seed=9223372036854775808",
+				 "--",	   "true", NULL };
+
+		usage_error(argv, "below 2^63", NULL, "exec --random-seed=2^63");
+	}
+	{
+		char *argv[] = { "umlrun", "shell", "--random-seed=random", NULL };
+		struct opts o;
+		struct uerr e;
+
+		is_int(parse(argv, &o, &e), 0, "shell --random-seed=random: accepted");
+		opts_free(&o);
+	}
+	{
 		char *argv[] = { "umlrun", "build", "extra", NULL };
 
 		usage_error(argv, "'extra'", NULL, "build with an argument");
@@ -268,6 +282,7 @@ static void test_run_values(void)
 				 "--trace",
 				 "--immediate",
 				 "--run=1,3-",
+				 "--random-seed=42",
 				 "--overlay=ov1",
 				 "--overlay",
 				 "ov2",
@@ -296,6 +311,7 @@ static void test_run_values(void)
 		is_str(o.suite_dir, "/s", "run: --suite-dir");
 		ok(o.trace && o.immediate, "run: --trace, --immediate");
 		is_str(o.run_list, "1,3-", "run: --run");
+		is_str(o.random_seed, "42", "run: --random-seed");
 		ok(o.noverlays == 2 && !strcmp(o.overlays[0], "ov1") &&
 		       !strcmp(o.overlays[1], "ov2"),
 		   "run: --overlay repeated, in order");
@@ -516,7 +532,7 @@ static void test_scale_options(void)
 
 int main(void)
 {
-	plan(160 + 24);
+	plan(164 + 24);
 	test_defaults();
 	test_modes();
 	test_commands();
