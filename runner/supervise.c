@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sched.h>
 #include <sys/syscall.h>
@@ -370,17 +371,20 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 		_exit(126);
 	{
 		/*
-		 * Its own folder: the command line names everything relative to
-		 * it, so it is the same whichever slot runs the test.
+		 * Its own folder: the command line and TMPDIR (its memory file)
+		 * name everything relative to it, so what the guest is told is
+		 * the same whichever run and slot. Host address-space
+		 * randomisation off: UML sizes its physical memory by where the
+		 * host put its binary.
 		 */
 		char *dir = xasprintf("%s/g%d", g->stage->dir, g->index);
-		char *tmp = xasprintf("%s/uml", dir);
 
 		if (chdir(dir) < 0) {
 			dprintf(2, "%s: cannot enter %s: %s\n", prog_name, dir, strerror(errno));
 			_exit(126);
 		}
-		setenv("TMPDIR", tmp, 1);
+		setenv("TMPDIR", "uml", 1);
+		personality(ADDR_NO_RANDOMIZE);
 	}
 	if (deny_host_getrandom() < 0)
 		dprintf(2,
