@@ -512,6 +512,8 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 	k->dir = xasprintf("%s/kernels/%.16s", root, k->key);
 	k->binary = xasprintf("%s/linux", k->dir);
 	if (path_exists(k->binary) && read_info(k) == 0) {
+		/* Used now: `umlrun prune` spares what was used lately. */
+		utimensat(AT_FDCWD, k->dir, NULL, 0);
 		r = 0;
 		goto out;
 	}

@@ -41,6 +41,7 @@ enum {
 	O_IMMEDIATE,
 	O_RUN_LIST,
 	O_RANDOM_SEED,
+	O_DRY_RUN,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -84,6 +85,7 @@ static const struct option long_opts[] = {
 	{ "immediate", no_argument, NULL, O_IMMEDIATE },
 	{ "run", required_argument, NULL, O_RUN_LIST },
 	{ "random-seed", required_argument, NULL, O_RANDOM_SEED },
+	{ "dry-run", no_argument, NULL, O_DRY_RUN },
 	{ 0 },
 };
 
@@ -204,6 +206,15 @@ static const struct command_desc {
 	  "  --results=DIR          where the two run folders go (default ./results)\n"
 	  "  --timeout, --wall-timeout   as for 'umlrun run'\n"
 	  "  -h, --help             show this help\n" },
+	{ CMD_PRUNE, "prune", KERNEL_OPTS | BIT(O_DRY_RUN),
+	  "Usage: umlrun prune [OPTIONS]\n"
+	  "Remove the cached kernels and root folders that the current inputs (the\n"
+	  "project's fragments and packages, and these options) do not select. What\n"
+	  "was used in the last hour stays: another umlrun may be using it.\n"
+	  "\n"
+	  "  --kernel-src=DIR, --config=FRAGMENT   the kernel to keep, as for 'umlrun build'\n"
+	  "  --dry-run              say what would be removed, remove nothing\n"
+	  "  -h, --help             show this help\n" },
 	{ CMD_HELP, "help", 0,
 	  "Usage: umlrun help [COMMAND]\n"
 	  "Show the help of umlrun or of one command.\n" },
@@ -221,6 +232,7 @@ static const char main_usage[] =
     "  list      list the test files\n"
     "  merge     merge the results of shards run on several machines\n"
     "  compare   time the tests with time travel off and on\n"
+    "  prune     remove cached kernels and root folders no longer used\n"
     "  help      show help (also: umlrun COMMAND --help)\n"
     "\n"
     "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure,\n"
@@ -396,6 +408,9 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		return 0;
 	case O_IMMEDIATE:
 		o->immediate = true;
+		return 0;
+	case O_DRY_RUN:
+		o->dry_run = true;
 		return 0;
 	case O_RANDOM_SEED:
 		if (strcmp(arg, "random")) {

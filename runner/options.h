@@ -19,6 +19,7 @@ enum command {
 	CMD_LIST,
 	CMD_MERGE,
 	CMD_COMPARE,
+	CMD_PRUNE,
 	CMD_HELP,
 };
 
@@ -47,6 +48,7 @@ struct opts {
 	bool verbose, quiet;
 	bool trace, immediate;	    /* the harness's -x and -i, for every test file */
 	const char *run_list;	    /* --run: the harness's --run=LIST, as given */
+	bool dry_run;		    /* prune --dry-run */
 	const char *random_seed;    /* --random-seed: a number or "random", as given */
 	char **filters, **excludes; /* --filter/--exclude GLOBs */
 	size_t nfilters, nexcludes;

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 /* The "package NAME" lines of the manifest, as an argv tail. */
@@ -101,55 +102,79 @@ static int hash_dir_files(struct hasher *h, const char *dir)
 	return 0;
 }
 
-int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, struct uerr *e)
+/* The folder the current inputs select, built or not; *text is the manifest. */
+static int rootfs_locate_text(const char *project_dir, const char *guestbin, char **text,
+			      char **dir, struct uerr *e)
 {
 	_cleanup_free_ char *manifest = xasprintf("%s/rootfs/manifest", project_dir);
 	_cleanup_free_ char *script = xasprintf("%s/rootfs/mkrootfs.sh", project_dir);
-	_cleanup_free_ char *text = NULL;
-	_cleanup_free_ char *missing = NULL;
 	_cleanup_free_ char *versions = NULL;
-	_cleanup_free_ char *root = NULL;
-	_cleanup_free_ char *tmp = NULL;
-	_cleanup_free_ char *log = NULL;
-	_cleanup_free_ char *init = xasprintf("%s/init", guestbin);
-	_cleanup_close_ int log_fd = -1;
+	_cleanup_free_ char *cache = cache_root();
 	struct hasher *h;
 	char **names, key[65];
 	size_t n;
-	int st;
 
 	*dir = NULL;
-	if (read_file(manifest, &text, NULL) < 0)
+	if (read_file(manifest, text, NULL) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot read %s", manifest);
-	missing = rootfs_missing_packages(text);
-	if (missing)
-		return uerr_set(e, EXIT_INFRA,
-				"Debian packages missing for the guest: %s; install them with "
-				"'apt-get install %s' (or run ./run-tests.sh as root)",
-				missing, missing);
-	if (!path_exists(init))
-		return uerr_set(e, EXIT_INFRA, "%s is missing: run 'make' first", init);
-
-	n = manifest_packages(text, &names);
+	n = manifest_packages(*text, &names);
 	versions = package_versions(names, n);
 	free_strv(names);
 	h = hasher_new();
-	hasher_add_str(h, text);
+	hasher_add_str(h, *text);
 	hasher_add_str(h, versions);
 	if (hasher_add_file(h, script) < 0 || hash_dir_files(h, guestbin) < 0) {
 		hasher_final(h, key);
 		return uerr_sys(e, EXIT_INFRA, "cannot read %s or %s", script, guestbin);
 	}
 	hasher_final(h, key);
+	*dir = xasprintf("%s/rootfs/%.16s", cache, key);
+	return 0;
+}
 
+int rootfs_locate(const char *project_dir, const char *guestbin, char **dir, struct uerr *e)
+{
+	_cleanup_free_ char *text = NULL;
+
+	return rootfs_locate_text(project_dir, guestbin, &text, dir, e);
+}
+
+int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, struct uerr *e)
+{
+	_cleanup_free_ char *manifest = xasprintf("%s/rootfs/manifest", project_dir);
+	_cleanup_free_ char *script = xasprintf("%s/rootfs/mkrootfs.sh", project_dir);
+	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *missing = NULL;
+	_cleanup_free_ char *root = NULL;
+	_cleanup_free_ char *tmp = NULL;
+	_cleanup_free_ char *log = NULL;
+	_cleanup_free_ char *init = xasprintf("%s/init", guestbin);
+	_cleanup_close_ int log_fd = -1;
+	int st;
+
+	*dir = NULL;
+	if (rootfs_locate_text(project_dir, guestbin, &text, dir, e) < 0)
+		return -1;
+	missing = rootfs_missing_packages(text);
+	if (missing || !path_exists(init)) {
+		free(steal_ptr(dir));
+		if (!missing)
+			return uerr_set(e, EXIT_INFRA, "%s is missing: run 'make' first", init);
+		return uerr_set(e, EXIT_INFRA,
+				"Debian packages missing for the guest: %s; install them with "
+				"'apt-get install %s' (or run ./run-tests.sh as root)",
+				missing, missing);
+	}
+	if (is_dir(*dir)) {
+		/* Used now: `umlrun prune` spares what was used lately. */
+		utimensat(AT_FDCWD, *dir, NULL, 0);
+		return 0;
+	}
 	{
 		_cleanup_free_ char *cache = cache_root();
 
 		root = xasprintf("%s/rootfs", cache);
 	}
-	*dir = xasprintf("%s/%.16s", root, key);
-	if (is_dir(*dir))
-		return 0;
 	if (mkdir_p(root, 0755) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot create %s", root);
 	tmp = xasprintf("%s.tmp-%ld", *dir, (long)getpid());

@@ -13,6 +13,8 @@
 
 /* Packages the manifest lists that are not installed ("a b c"), or NULL. */
 char *rootfs_missing_packages(const char *manifest_text);
+/* The folder the current inputs select (built or not), without building. */
+int rootfs_locate(const char *project_dir, const char *guestbin, char **dir, struct uerr *e);
 int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, struct uerr *e);
 
 #endif

@@ -24,6 +24,7 @@
 #include "kernel_cache.h"
 #include "ktap.h"
 #include "options.h"
+#include "prune.h"
 #include "report.h"
 #include "results_read.h"
 #include "merge.h"
@@ -820,6 +821,40 @@ static int cmd_build(const struct opts *o)
 	return EXIT_PASS;
 }
 
+/* prune: keep what build would use now, remove the rest. */
+static int cmd_prune(const struct opts *o)
+{
+	struct session s = { .o = o };
+	_cleanup_free_ char *config_dir = NULL;
+	_cleanup_free_ char *cache = cache_root();
+	_cleanup_free_ char *kdir = NULL;
+	_cleanup_free_ char *rdir = NULL;
+	const char *tarball = getenv("UMLRUN_KERNEL_TARBALL");
+	struct kernel_opts ko = { 0 };
+	const char *keep[2];
+	struct prune_opts po;
+	char key[65];
+	struct uerr e;
+
+	find_project(&s);
+	config_dir = xasprintf("%s/uml-config", s.project);
+	ko.src = o->kernel_src;
+	ko.tarball = tarball && *tarball ? tarball : DEFAULT_TARBALL;
+	ko.fragments = o->configs;
+	ko.nfragments = o->nconfigs;
+	ko.config_dir = config_dir;
+	if (kernel_key(&ko, key, &e) < 0 || rootfs_locate(s.project, s.guestbin, &rdir, &e) < 0)
+		uerr_die(&e);
+	kdir = xasprintf("%s/kernels/%.16s", cache, key);
+	keep[0] = kdir;
+	keep[1] = rdir;
+	po = (struct prune_opts){ cache, keep, 2, time(NULL), o->dry_run };
+	if (cache_prune(&po, stdout, &e) < 0)
+		uerr_die(&e);
+	session_end(&s);
+	return EXIT_PASS;
+}
+
 static int cmd_list(const struct opts *o)
 {
 	struct session s = { .o = o };
@@ -850,7 +885,7 @@ static const struct {
 } dispatch[] = {
 	{ CMD_BUILD, cmd_build },     { CMD_RUN, cmd_run },	{ CMD_EXEC, cmd_exec },
 	{ CMD_SHELL, cmd_shell },     { CMD_LIST, cmd_list },	{ CMD_HELP, cmd_help },
-	{ CMD_COMPARE, cmd_compare }, { CMD_MERGE, cmd_merge },
+	{ CMD_COMPARE, cmd_compare }, { CMD_MERGE, cmd_merge }, { CMD_PRUNE, cmd_prune },
 };
 
 int main(int argc, char **argv)

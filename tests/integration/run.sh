@@ -92,6 +92,30 @@ run "$umlrun" build
 [ $rc -eq 0 ] && grep -q "(cached;" "$work/out"
 check "a second umlrun build finds everything cached"
 
+# prune, on entries made for the purpose in the real cache: an old kernel
+# and root folder (with its log), a recent one, one being assembled by a
+# live process (pid 1).
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/umlrun
+old=00prunetest0old0 new=00prunetest0new0
+mkdir -p "$cache/kernels/$old" "$cache/rootfs/$old" "$cache/kernels/$new" "$cache/rootfs/$old.tmp-1"
+echo x >"$cache/kernels/$old/linux"
+echo x >"$cache/rootfs/$old.log"
+touch -d '2 hours ago' "$cache/kernels/$old" "$cache/rootfs/$old" "$cache/rootfs/$old.log" "$cache/rootfs/$old.tmp-1"
+run "$umlrun" prune --dry-run
+[ $rc -eq 0 ] && grep -q "^would remove kernels/$old (" "$work/out" &&
+	grep -q "^would remove rootfs/$old.log (" "$work/out" && [ -d "$cache/kernels/$old" ]
+check "prune --dry-run names what it would remove and removes nothing"
+run "$umlrun" prune
+[ $rc -eq 0 ] && grep -q "^removed kernels/$old (" "$work/out" && grep -q "^freed " "$work/out" &&
+	[ ! -e "$cache/kernels/$old" ] && [ ! -e "$cache/rootfs/$old" ] && [ ! -e "$cache/rootfs/$old.log" ] &&
+	[ -d "$cache/kernels/$new" ] && [ -d "$cache/rootfs/$old.tmp-1" ] &&
+	! grep -q "$new\|tmp-1" "$work/out"
+check "prune removes old entries, spares recent ones and folders being assembled"
+rm -rf "$cache/kernels/$new" "$cache/rootfs/$old.tmp-1"
+run "$umlrun" build
+[ $rc -eq 0 ] && grep -q "(cached;" "$work/out"
+check "after prune, the current kernel and root folder are still cached"
+
 # A fragment asking for an option this kernel does not have: configured,
 # checked after olddefconfig, refused with the option and its origin named.
 printf '# no such option in Linux\nCONFIG_UMLRUN_NO_SUCH_OPTION=y\n' >"$work/bad.config"

@@ -192,6 +192,21 @@ static void test_bad_options(void)
 		usage_error(argv, "below 2^63", NULL, "exec --random-seed=2^63");
 	}
 	{
+		char *argv[] = { "umlrun", "prune", "--dry-run", "--config=x.config", NULL };
+		struct opts o;
+		struct uerr e;
+
+		is_int(parse(argv, &o, &e), 0, "prune --dry-run --config: accepted");
+		ok(o.cmd == CMD_PRUNE && o.dry_run && o.nconfigs == 1,
+		   "prune: command and options");
+		opts_free(&o);
+	}
+	{
+		char *argv[] = { "umlrun", "run", "--dry-run", NULL };
+
+		usage_error(argv, "option --dry-run does", "does not apply", "run --dry-run");
+	}
+	{
 		char *argv[] = { "umlrun", "shell", "--random-seed=random", NULL };
 		struct opts o;
 		struct uerr e;
@@ -532,7 +547,7 @@ static void test_scale_options(void)
 
 int main(void)
 {
-	plan(164 + 24);
+	plan(169 + 24);
 	test_defaults();
 	test_modes();
 	test_commands();

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/* prune.c - remove what the cache holds and nobody uses. */
+#define _GNU_SOURCE
+#include "prune.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static unsigned long long tree_bytes;
+
+static int add_bytes(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)path, (void)flag, (void)f;
+	tree_bytes += (unsigned long long)st->st_blocks * 512;
+	return 0;
+}
+
+/* The disk space of a file or a whole tree, as du counts it. */
+static unsigned long long bytes_of(const char *path)
+{
+	tree_bytes = 0;
+	nftw(path, add_bytes, 16, FTW_PHYS);
+	return tree_bytes;
+}
+
+static char *human(unsigned long long b)
+{
+	if (b >= 1ULL << 30)
+		return xasprintf("%.1f GB", (double)b / (1 << 30));
+	return xasprintf("%.1f MB", (double)b / (1 << 20));
+}
+
+static bool kept(const struct prune_opts *o, const char *path)
+{
+	for (size_t i = 0; i < o->nkeep; i++)
+		if (!strcmp(o->keep[i], path))
+			return true;
+	return false;
+}
+
+/* A root folder being assembled: KEY.tmp-PID, PID alive. */
+static bool in_progress(const char *name)
+{
+	const char *t = strstr(name, ".tmp-");
+	char *end;
+	long pid;
+
+	if (!t)
+		return false;
+	pid = strtol(t + 5, &end, 10);
+	return pid > 0 && !*end && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+static bool used_lately(const struct prune_opts *o, const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_mtime > o->now - PRUNE_MIN_AGE;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct tally {
+	unsigned long long bytes;
+	int entries;
+};
+
+/* Prunes CACHE/sub: entries KEY (a folder), KEY.log, KEY.tmp-PID. */
+static int prune_sub(const struct prune_opts *o, const char *sub, FILE *out, struct tally *t,
+		     struct uerr *e)
+{
+	_cleanup_free_ char *dir = xasprintf("%s/%s", o->cache, sub);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : uerr_sys(e, EXIT_INFRA, "cannot read %s", dir);
+	/* Names first: the folder changes under readdir otherwise. */
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof(*names));
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	/* Sorted: KEY.log after KEY, the same order every time. */
+	qsort(names, n, sizeof(*names), cmp_names);
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *path = xasprintf("%s/%s", dir, names[i]);
+		_cleanup_free_ char *key =
+		    xasprintf("%s/%.*s", dir, (int)strcspn(names[i], "."), names[i]);
+		_cleanup_free_ char *size = NULL;
+		unsigned long long bytes;
+
+		if (r < 0 || kept(o, key) || in_progress(names[i]) || used_lately(o, key) ||
+		    used_lately(o, path))
+			continue;
+		bytes = bytes_of(path);
+		if (!o->dry_run && rm_rf(path) < 0) {
+			r = uerr_sys(e, EXIT_INFRA, "cannot remove %s", path);
+			continue;
+		}
+		size = human(bytes);
+		fprintf(out, "%s %s/%s (%s)\n", o->dry_run ? "would remove" : "removed", sub,
+			names[i], size);
+		t->bytes += bytes;
+		t->entries++;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return r;
+}
+
+int cache_prune(const struct prune_opts *o, FILE *out, struct uerr *e)
+{
+	_cleanup_free_ char *lockpath = xasprintf("%s/lock", o->cache);
+	_cleanup_close_ int lock = -1;
+	_cleanup_free_ char *size = NULL;
+	struct tally t = { 0, 0 };
+
+	if (!is_dir(o->cache)) {
+		fprintf(out, "nothing to remove: no cache in %s\n", o->cache);
+		return 0;
+	}
+	/* Builds hold it: a kernel being built is left alone. */
+	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock < 0 || flock(lock, LOCK_EX) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot lock %s", lockpath);
+	if (prune_sub(o, "kernels", out, &t, e) < 0 || prune_sub(o, "rootfs", out, &t, e) < 0)
+		return -1;
+	if (!t.entries) {
+		fprintf(out, "nothing to remove in %s\n", o->cache);
+		return 0;
+	}
+	size = human(t.bytes);
+	fprintf(out, "%s %s in %d entr%s of %s\n", o->dry_run ? "would free" : "freed", size,
+		t.entries, t.entries == 1 ? "y" : "ies", o->cache);
+	return 0;
+}
