@@ -229,6 +229,12 @@ static void html_header(struct strbuf *sb, const char *name, const struct run_in
 		meta(sb, "shard", ri->shard);
 	if (ri->seed)
 		sb_printf(sb, "<dt>shuffle seed</dt><dd>%lld</dd>\n", ri->seed);
+	sb_printf(sb, "<dt>random seed</dt><dd class=\"random-seed\">%lld</dd>\n", ri->random_seed);
+	for (size_t i = 0; i < ri->noverlays; i++) {
+		sb_adds(sb, "<dt>overlay</dt><dd class=\"overlay\"><code>");
+		esc(sb, ri->overlays[i]);
+		sb_adds(sb, "</code></dd>\n");
+	}
 	sb_printf(sb, "<dt>exit code</dt><dd class=\"exit\">%d ", ri->exit_code);
 	esc(sb, exit_meaning(ri->exit_code));
 	sb_printf(sb,

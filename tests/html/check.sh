@@ -63,12 +63,14 @@ hrefs() {
 }
 
 echo "TAP version 13"
-echo "1..15"
+echo "1..16"
 
 # ---- a real run: the integration suite's tests and this one's ----
 suites=$work/suites
 mkdir "$suites" && cp -R "$top/tests/integration/suites/itest" "$top/tests/html/suites/report" "$suites/"
-"$umlrun" run --results="$work/results" --suite-dir="$suites" itest/t0001-pass.sh \
+mkdir -p "$work/ov <&>/etc" && echo overlay >"$work/ov <&>/etc/umlrun-html-check"
+"$umlrun" run --results="$work/results" --suite-dir="$suites" --random-seed=5 \
+	--overlay="$work/ov <&>" itest/t0001-pass.sh \
 	itest/t0002-fail.sh itest/t0004-crash.sh report/t0001-escape.sh >"$work/out" 2>"$work/err"
 rc=$?
 run=$(cd "$work/results/latest" 2>/dev/null && pwd -P)
@@ -103,6 +105,10 @@ grep -q '<span class="count v-crash" data-verdict="crash">crash<b>1</b>' "$work/
 	grep -q 'data-verdict="pass">pass<b>2</b>' "$work/dom.html" &&
 	grep -q 'class="exit">3 ' "$work/dom.html"
 check "the header shows the totals per verdict and the exit code"
+
+grep -q '<dt>random seed</dt><dd class="random-seed">5</dd>' "$work/dom.html" &&
+	grep -qF "<dd class=\"overlay\"><code>$work/ov &lt;&amp;&gt;</code></dd>" "$work/dom.html"
+check "the header names the guest's random seed and the overlays, escaped"
 
 grep -F '<tr class="subtests">' "$work/dom.html" | grep -q '<details' &&
 	grep -q '<span class="r r-fail">fail</span> second</li>' "$work/dom.html"
