@@ -273,7 +273,7 @@ UMLRUN_NORETURN static void be_namespace_init(char **argv)
  * robin. UML in ptrace mode switches between its kernel process and the
  * guest process it traces on every system call and page fault; on
  * different CPUs each switch is a cross-CPU wake-up, several times slower
- * (a lone unpinned guest ran the rekey test in 23 s, pinned in 3.8 s).
+ * (a lone unpinned guest ran the rekey test in 23 s, pinned in 3.2 s).
  * The guest is one CPU anyway, so nothing it sees changes.
  */
 static void pin_to_one_cpu(int index)
@@ -384,7 +384,7 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 			_exit(126);
 		}
 		setenv("TMPDIR", "uml", 1);
-		personality(ADDR_NO_RANDOMIZE);
+		personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE);
 	}
 	if (deny_host_getrandom() < 0)
 		dprintf(2,
