@@ -158,7 +158,7 @@ static const struct command_desc {
 	  "  --list                 print the selected tests and run nothing\n"
 	  "  -q, --quiet            print only each test file's result line\n"
 	  "  -v, --verbose          copy each guest's console to stderr\n"
-	  "  --trace               trace the test bodies (the harness's -x, set -x) into\n"
+	  "  --trace                trace the test bodies (the harness's -x, set -x) into\n"
 	  "                         each console.log; with -v, live\n"
 	  "  --immediate            stop a test file at its first failing test (-i)\n"
 	  "  --run=LIST             only these tests of each file, e.g. 1,3-4 (the\n"
