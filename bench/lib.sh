@@ -37,7 +37,7 @@ run_wall() {
 
 # fingerprint DIR: what must not change between runs: every test's id,
 # result, exit status and subtests (one line per test). Simulated seconds
-# are compared apart (sim_spread): a few hundred ns vary between boots.
+# are compared apart (sim_spread).
 fingerprint() {
 	grep '^    {"id"' "$1/results.json" |
 		sed 's/"sim_seconds": [0-9.]*, //; s/"wall_seconds": [0-9.]*, //; s/"dir": "[^"]*", //; s/,$//' |
@@ -65,4 +65,30 @@ same_results() {
 			return 1
 		fi
 	done
+}
+
+# same_files DIR...: prints "N of M" files the same in every run: each
+# test's artifacts/ and console.log (after its first line, the host's
+# command line with the temporary folder's name).
+same_files() {
+	first=$1
+	shift
+	(cd "$first" && find . -path '*/artifacts/*' -type f -o -name console.log -type f) |
+		sort >"$work/files"
+	same=0 total=0
+	while IFS= read -r f; do
+		total=$((total + 1))
+		ok=1
+		for d in "$@"; do
+			case $f in
+			*/console.log)
+				tail -n +2 "$first/$f" >"$work/a"
+				tail -n +2 "$d/$f" >"$work/b" 2>/dev/null || ok=0
+				cmp -s "$work/a" "$work/b" || ok=0 ;;
+			*) cmp -s "$first/$f" "$d/$f" || ok=0 ;;
+			esac
+		done
+		same=$((same + ok))
+	done <"$work/files"
+	echo "$same of $total"
 }

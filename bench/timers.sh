@@ -26,3 +26,6 @@ else
 fi
 # shellcheck disable=SC2086
 printf "largest difference in one test's simulated seconds over the 5 runs: %s s\n" "$(sim_spread $dirs)"
+# shellcheck disable=SC2086 # the list is meant to split
+printf 'files byte-identical over the 5 runs (artifacts: probe logs; consoles): %s\n' \
+	"$(same_files $dirs)"

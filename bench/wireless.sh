@@ -21,6 +21,8 @@ if same_results "$work/keep1" "$work/keep2" "$work/keep3"; then
 else
 	echo "identical results over 3 inf-cpu runs: NO"
 fi
+printf 'files byte-identical over the 3 runs (artifacts: logs, pcaps; consoles): %s\n' \
+	"$(same_files "$work/keep1" "$work/keep2" "$work/keep3")"
 printf "largest difference in one test's simulated seconds over the 3 runs: %s s\n" \
 	"$(sim_spread "$work/keep1" "$work/keep2" "$work/keep3")"
 # Every test file of 60 simulated seconds or more: its ratio in each run.
