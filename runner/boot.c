@@ -133,9 +133,10 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	strv_push(&v, &n, xstrdup("con=null"));
 	strv_push(&v, &n, xstrdup(g->shell ? "con0=fd:0,fd:1" : "con0=null,fd:1"));
 	strv_push(&v, &n, xstrdup("ssl=null"));
-	strv_push(&v, &n, xstrdup("ssl0=fd:3"));
-	strv_push(&v, &n, xstrdup("ssl1=fd:4"));
-	strv_push(&v, &n, xstrdup("ssl2=fd:5"));
+	/* Output only (the guest never reads them): pipes, see supervise.c. */
+	strv_push(&v, &n, xstrdup("ssl0=null,fd:3"));
+	strv_push(&v, &n, xstrdup("ssl1=null,fd:4"));
+	strv_push(&v, &n, xstrdup("ssl2=null,fd:5"));
 	/* Tests create the radios they need over netlink. */
 	strv_push(&v, &n, xstrdup("mac80211_hwsim.radios=0"));
 	strv_push(&v, &n, xasprintf("umlrun.mode=%s", tt_mode_name(g->mode)));

@@ -173,22 +173,23 @@ static int open_channels(struct chan ch[CH_N], bool shell, struct uerr *e)
 	memset(ch, 0, sizeof(struct chan) * CH_N);
 	for (int i = 0; i < CH_N; i++)
 		ch[i].host = ch[i].guest = -1;
-	for (int i = CH_OUT; i <= CH_ERR; i++) {
-		int sv[2];
-
-		/* UML reads and writes a serial line's fd: a socket does both. */
-		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-			return uerr_sys(e, EXIT_INFRA, "socketpair");
-		ch[i].host = sv[0];
-		ch[i].guest = sv[1];
-	}
-	if (!shell) {
+	for (int i = 0; i < CH_N; i++) {
 		int p[2];
 
+		if (i == CH_CON && shell)
+			continue; /* the shell's console is the terminal */
 		if (pipe2(p, O_CLOEXEC) < 0)
 			return uerr_sys(e, EXIT_INFRA, "pipe");
-		ch[CH_CON].host = p[0];
-		ch[CH_CON].guest = p[1];
+		ch[i].host = p[0];
+		ch[i].guest = p[1];
+		/*
+		 * Room for whatever the guest writes before we read it: a
+		 * write that would block makes UML wait for a "writable"
+		 * interrupt, which comes at a moment of host time, and the
+		 * kernel mixes the moment of every interrupt into its random
+		 * pool. (Best effort: 1 MiB is the default limit for users.)
+		 */
+		fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
 	}
 	return 0;
 }

@@ -141,9 +141,9 @@ static void test_stage_params(void)
 		strv_free(v0);
 	}
 	is_str(param(v, "mem="), "mem=256M", "mem: 256M by default");
-	is_str(param(v, "ssl0="), "ssl0=fd:3", "ssl0 on fd 3");
-	is_str(param(v, "ssl1="), "ssl1=fd:4", "ssl1 on fd 4");
-	is_str(param(v, "ssl2="), "ssl2=fd:5", "ssl2 on fd 5");
+	is_str(param(v, "ssl0="), "ssl0=null,fd:3", "ssl0 writes to fd 3");
+	is_str(param(v, "ssl1="), "ssl1=null,fd:4", "ssl1 writes to fd 4");
+	is_str(param(v, "ssl2="), "ssl2=null,fd:5", "ssl2 writes to fd 5");
 	is_str(param(v, "ssl="), "ssl=null", "other serial lines off");
 	is_str(param(v, "con0="), "con0=null,fd:1", "con0: no input, output to fd 1");
 	is_str(param(v, "mac80211_hwsim.radios="), "mac80211_hwsim.radios=0",
