@@ -44,13 +44,6 @@ static void strv_push(char ***v, size_t *n, char *s)
 	(*v)[*n] = NULL;
 }
 
-void strv_free(char **v)
-{
-	for (size_t i = 0; v && v[i]; i++)
-		free(v[i]);
-	free(v);
-}
-
 char *strv_join(char *const *v)
 {
 	struct strbuf sb = { 0 };

@@ -60,7 +60,6 @@ struct guest_spec {
 char *guest_umid(const struct guest_spec *g);
 /* argv for exec: STAGE/linux and the parameters. NULL-terminated, malloc'd. */
 char **guest_cmdline(const struct guest_spec *g, struct uerr *e);
-void strv_free(char **v);
 /* The command line as one shell-readable line, for logs. */
 char *strv_join(char *const *v);
 

@@ -444,8 +444,6 @@ void results_free(struct loaded_run *lr)
 	free(lr->kernel_key);
 	free(lr->cmdline);
 	free(lr->shard);
-	for (size_t i = 0; lr->overlays && lr->overlays[i]; i++)
-		free(lr->overlays[i]);
-	free(lr->overlays);
+	strv_free(lr->overlays);
 	memset(lr, 0, sizeof(*lr));
 }

@@ -30,13 +30,6 @@ static size_t manifest_packages(const char *text, char ***out)
 	return n;
 }
 
-static void free_strv(char **v)
-{
-	for (size_t i = 0; v && v[i]; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* "NAME ii VERSION" lines for the installed packages among names. */
 static char *package_versions(char **names, size_t n)
 {
@@ -78,7 +71,7 @@ char *rootfs_missing_packages(const char *manifest_text)
 	for (size_t i = 0; i < n; i++)
 		if (!package_installed(versions, names[i]))
 			sb_printf(&sb, "%s%s", sb.len ? " " : "", names[i]);
-	free_strv(names);
+	strv_free(names);
 	return sb.len ? sb_detach(&sb) : NULL;
 }
 
@@ -119,7 +112,7 @@ static int rootfs_locate_text(const char *project_dir, const char *guestbin, cha
 		return uerr_sys(e, EXIT_INFRA, "cannot read %s", manifest);
 	n = manifest_packages(*text, &names);
 	versions = package_versions(names, n);
-	free_strv(names);
+	strv_free(names);
 	h = hasher_new();
 	hasher_add_str(h, *text);
 	hasher_add_str(h, versions);

@@ -222,9 +222,7 @@ static void session_end(struct session *s)
 	free(s->rootfs);
 	free(s->project);
 	free(s->guestbin);
-	for (size_t i = 0; s->overlays && s->overlays[i]; i++)
-		free(s->overlays[i]);
-	free(s->overlays);
+	strv_free(s->overlays);
 	free(s->harness);
 }
 

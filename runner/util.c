@@ -283,6 +283,13 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
+void strv_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
 int rm_rf(const char *path)
 {
 	struct stat st;

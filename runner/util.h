@@ -118,6 +118,8 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 int sb_write_atomic(const char *path, struct strbuf *sb, struct uerr *e);
 int mkdir_p(const char *path, mode_t mode);
 int rm_rf(const char *path);
+/* Frees a NULL-terminated vector of strings and the strings; NULL is fine. */
+void strv_free(char **v);
 bool path_exists(const char *path);
 bool is_dir(const char *path);
 
