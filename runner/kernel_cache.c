@@ -494,6 +494,23 @@ int kernel_key(const struct kernel_opts *o, char key[65], struct uerr *e)
 	return 0;
 }
 
+static char *kernel_dir(const char *root, const char *key)
+{
+	return xasprintf("%s/kernels/%.16s", root, key);
+}
+
+int kernel_locate(const struct kernel_opts *o, char **dir, struct uerr *e)
+{
+	_cleanup_free_ char *root = cache_root();
+	char key[65];
+
+	*dir = NULL;
+	if (kernel_key(o, key, e) < 0)
+		return -1;
+	*dir = kernel_dir(root, key);
+	return 0;
+}
+
 int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 {
 	_cleanup_free_ char *root = cache_root();
@@ -509,7 +526,7 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 	if (kernel_plan(o, &p, e) < 0)
 		return -1;
 	memcpy(k->key, p.key, sizeof(k->key));
-	k->dir = xasprintf("%s/kernels/%.16s", root, k->key);
+	k->dir = kernel_dir(root, k->key);
 	k->binary = xasprintf("%s/linux", k->dir);
 	if (path_exists(k->binary) && read_info(k) == 0) {
 		/* Used now: `umlrun prune` spares what was used lately. */

@@ -38,6 +38,8 @@ struct kernel {
 
 /* The kernel's cache key for these options, without building anything. */
 int kernel_key(const struct kernel_opts *o, char key[65], struct uerr *e);
+/* kernels/KEY in the cache for these options, built or not. */
+int kernel_locate(const struct kernel_opts *o, char **dir, struct uerr *e);
 int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e);
 void kernel_release(struct kernel *k);
 /* Is an in-tree configured kernel tree? Names the offending file. */

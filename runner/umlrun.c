@@ -101,12 +101,13 @@ static void find_project(struct session *s)
 	s->guestbin = xasprintf("%s/build/guest", s->project);
 }
 
-static void prepare_kernel(struct session *s)
+/* The kernel the options select; config_dir is the project's uml-config/. */
+static struct kernel_opts kernel_opts_of(const struct session *s, const char *config_dir)
 {
 	const struct opts *o = s->o;
-	_cleanup_free_ char *config_dir = xasprintf("%s/uml-config", s->project);
 	const char *tarball = getenv("UMLRUN_KERNEL_TARBALL");
-	struct kernel_opts ko = {
+
+	return (struct kernel_opts){
 		.src = o->kernel_src,
 		.tarball = tarball && *tarball ? tarball : DEFAULT_TARBALL,
 		.fragments = o->configs,
@@ -115,6 +116,12 @@ static void prepare_kernel(struct session *s)
 		.jobs = o->make_jobs ? o->make_jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
 		.progress = isatty(2),
 	};
+}
+
+static void prepare_kernel(struct session *s)
+{
+	_cleanup_free_ char *config_dir = xasprintf("%s/uml-config", s->project);
+	struct kernel_opts ko = kernel_opts_of(s, config_dir);
 	struct uerr e;
 
 	if (kernel_ensure(&ko, &s->kernel, &e) < 0)
@@ -827,23 +834,17 @@ static int cmd_prune(const struct opts *o)
 	_cleanup_free_ char *cache = cache_root();
 	_cleanup_free_ char *kdir = NULL;
 	_cleanup_free_ char *rdir = NULL;
-	const char *tarball = getenv("UMLRUN_KERNEL_TARBALL");
-	struct kernel_opts ko = { 0 };
+	struct kernel_opts ko;
 	const char *keep[2];
 	struct prune_opts po;
-	char key[65];
 	struct uerr e;
 
 	find_project(&s);
 	config_dir = xasprintf("%s/uml-config", s.project);
-	ko.src = o->kernel_src;
-	ko.tarball = tarball && *tarball ? tarball : DEFAULT_TARBALL;
-	ko.fragments = o->configs;
-	ko.nfragments = o->nconfigs;
-	ko.config_dir = config_dir;
-	if (kernel_key(&ko, key, &e) < 0 || rootfs_locate(s.project, s.guestbin, &rdir, &e) < 0)
+	ko = kernel_opts_of(&s, config_dir);
+	if (kernel_locate(&ko, &kdir, &e) < 0 ||
+	    rootfs_locate(s.project, s.guestbin, &rdir, &e) < 0)
 		uerr_die(&e);
-	kdir = xasprintf("%s/kernels/%.16s", cache, key);
 	keep[0] = kdir;
 	keep[1] = rdir;
 	po = (struct prune_opts){ cache, keep, 2, time(NULL), o->dry_run };
