@@ -200,15 +200,12 @@ wl_radio () {
 	# (wl_addr), and the same in every run whatever ran before.
 	WL__MACS=$((WL__MACS + 1))
 	wl__mac=$(printf '02:00:00:%02x:%02x:00' $((WL__MACS / 256 % 256)) $((WL__MACS % 256)))
-	wl__a=
+	wl__a= wl__own=
 	for wl__o; do
-		[ "$wl__a" = --perm-addr ] && wl__mac=$wl__o
+		[ "$wl__a" = --perm-addr ] && wl__mac=$wl__o wl__own=t
 		wl__a=$wl__o
 	done
-	case " $* " in
-	*" --perm-addr "*) ;;
-	*) set -- --perm-addr "$wl__mac" "$@" ;;
-	esac
+	[ -n "$wl__own" ] || set -- --perm-addr "$wl__mac" "$@"
 	# One process makes the namespace (lo up), the radio (in the initial
 	# namespace: hwsim only lets radios made in the same namespace hear
 	# each other), moves it in and adds the interface. Each process costs
