@@ -163,11 +163,8 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 		utimensat(AT_FDCWD, *dir, NULL, 0);
 		return 0;
 	}
-	{
-		_cleanup_free_ char *cache = cache_root();
-
-		root = xasprintf("%s/rootfs", cache);
-	}
+	/* CACHE/rootfs, the folder *dir goes in. */
+	root = xasprintf("%.*s", (int)(strrchr(*dir, '/') - *dir), *dir);
 	if (mkdir_p(root, 0755) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot create %s", root);
 	tmp = xasprintf("%s.tmp-%ld", *dir, (long)getpid());
