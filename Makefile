@@ -33,7 +33,7 @@ JSON_LIBS = $(shell pkg-config --libs json-c 2>/dev/null)
 LIBS = -lcrypto $(JSON_LIBS)
 
 .PHONY: all check check-installed suites-check unit-check harness-check integration-check html-check header-check format-check \
-	format bench install clean deps
+	format bench install clean deps fuzz fuzz-check
 
 all: $(B)/umlrun $(GUEST_BINS)
 
@@ -106,12 +106,57 @@ suites-check: all
 html-check: all
 	sh tests/html/check.sh
 
+# Fuzzing the readers of untrusted text (tests/fuzz/fuzz_*.c) with libFuzzer,
+# under ASan and UBSan: `make fuzz` runs each harness FUZZ_SECONDS
+# (FUZZ_SECONDS=300 on the command line for longer), fuzz-check 10 s each.
+# New inputs go to $(B)/fuzz/corpus/NAME (the checked-in seeds in
+# tests/fuzz/corpus/NAME are only read), crashes to $(B)/fuzz/crashes/.
+FUZZ_CC ?= clang-14
+FUZZ_SECONDS ?= 60
+# clang's -Wformat=2 also flags vprintf wrappers, which gcc (the build's
+# compiler) leaves alone.
+FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all $(WARN) -std=gnu11 -Wno-format-nonliteral
+FUZZ_OBJS := $(RUNNER_SRCS:runner/%.c=$(B)/fuzz/obj/%.o)
+# The guest programs' harnesses include their .c file (main renamed).
+FUZZ_GUEST := $(B)/fuzz/fuzz_init $(B)/fuzz/fuzz_wpactl
+FUZZ_BINS := $(patsubst tests/fuzz/fuzz_%.c,$(B)/fuzz/fuzz_%,$(wildcard tests/fuzz/fuzz_*.c))
+
+$(B)/fuzz/obj/%.o: runner/%.c runner/*.h | $(B)/fuzz/obj
+	$(call say,FUZZCC,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(JSON_CFLAGS) \
+		-DUMLRUN_DATADIR='"$(DATADIR)"' -c -o $@ $<
+
+$(filter-out $(FUZZ_GUEST),$(FUZZ_BINS)): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+	$(call say,FUZZLD,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(JSON_CFLAGS) -Irunner -o $@ $< \
+		$(FUZZ_OBJS) $(LIBS)
+
+$(B)/fuzz/fuzz_init: rootfs/init.c
+$(B)/fuzz/fuzz_wpactl: rootfs/helpers/wpactl.c
+$(FUZZ_GUEST): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c | $(B)/fuzz/obj
+	$(call say,FUZZLD,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $<
+
+# The unit tests of the guest programs' parsers include their .c file too.
+$(B)/tests/test_init: rootfs/init.c
+$(B)/tests/test_wpactl: rootfs/helpers/wpactl.c
+
+$(B)/fuzz/obj:
+	mkdir -p $@
+
+fuzz: $(FUZZ_BINS)
+	@sh tests/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
+
+fuzz-check: $(FUZZ_BINS)
+	@sh tests/fuzz/run.sh $(B)/fuzz 10 $(FUZZ_BINS)
+
 # deps first, in its own make: the flags above come from pkg-config, which
 # only knows the libraries once deps has installed them.
 check: deps
 	$(MAKE) --no-print-directory check-installed
 
-check-installed: all header-check format-check unit-check harness-check integration-check html-check \
+check-installed: all header-check format-check unit-check fuzz-check harness-check integration-check html-check \
 	suites-check
 
 bench: all

@@ -4,6 +4,7 @@
 #include "ktap.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <string.h>
 
 void ktap_init(struct ktap *k)
@@ -37,14 +38,32 @@ static char *split_directive(char *s, char **rest)
 	return word;
 }
 
+/*
+ * The number at s as strtol reads it, clamped to 0..INT_MAX: a number out
+ * of that range ("ok -1", "ok 4294967297") can only be out of sequence,
+ * never wrap around to one in sequence. -1 when s holds no number.
+ */
+static int read_number(const char *s, char **end)
+{
+	long n;
+
+	errno = 0;
+	n = strtol(s, end, 10);
+	if (*end == s)
+		return -1;
+	if (n < 0)
+		return 0;
+	return errno || n > INT_MAX ? INT_MAX : (int)n;
+}
+
 static void feed_result(struct ktap *k, const char *line, bool ok)
 {
 	_cleanup_free_ char *copy = xstrdup(line);
 	char *p = copy, *end, *dir, *rest;
 	struct ktap_case c = { 0 };
-	long n = strtol(p, &end, 10);
+	int n = read_number(p, &end);
 
-	if (end == p)
+	if (n < 0)
 		return;
 	p = end;
 	while (*p == ' ')
@@ -52,7 +71,7 @@ static void feed_result(struct ktap *k, const char *line, bool ok)
 	if (*p == '-' && p[1] == ' ') /* TAP's "ok 1 - title" */
 		p += 2;
 	dir = split_directive(p, &rest);
-	c.number = (int)n;
+	c.number = n;
 	c.title = xstrdup(p);
 	c.directive = xstrdup(rest ? rest : "");
 	if (dir && !strncasecmp(dir, "SKIP", 4))
@@ -77,15 +96,14 @@ void ktap_feed(struct ktap *k, const char *line)
 	} else if (!strncmp(line, "not ok ", 7)) {
 		feed_result(k, line + 7, false);
 	} else if (!strncmp(line, "1..", 3) && isdigit((unsigned char)line[3])) {
-		char *rest;
 		_cleanup_free_ char *copy = xstrdup(line);
+		char *end, *rest;
 
-		k->planned = atoi(line + 3);
-		if (k->planned == 0 && split_directive(copy + 3, &rest)) {
-			k->skip_all = true;
-			free(k->skip_reason);
-			k->skip_reason = xstrdup(rest);
-		}
+		/* A later plan replaces an earlier one, its "# SKIP" too. */
+		k->planned = read_number(copy + 3, &end);
+		k->skip_all = k->planned == 0 && split_directive(copy + 3, &rest);
+		free(k->skip_reason);
+		k->skip_reason = k->skip_all ? xstrdup(rest) : NULL;
 	}
 }
 

@@ -208,9 +208,48 @@ static void test_ignored(void)
 	ktap_free(&k);
 }
 
+/* Found by tests/fuzz/fuzz_ktap.c: a skip-all plan outlived a later plan. */
+static void test_plan_replaced(void)
+{
+	static const char *const lines[] = { "KTAP version 1", "1..0 # SKIP not here", "1..2",
+					     "ok 1 a", NULL };
+	struct ktap k;
+
+	feed(&k, lines);
+	is_int(k.planned, 2, "later plan: replaces the skip-all one");
+	ok(!k.skip_all, "later plan: the file is no longer skipped as a whole");
+	ok(!k.skip_reason, "later plan: no skip reason left");
+	ok(!ktap_passed(&k), "later plan: one of two cases ran, not passed");
+	ktap_free(&k);
+}
+
+/* Numbers beyond int's range must not wrap around to small ones. */
+static void test_huge_numbers(void)
+{
+	static const char *const plan_lines[] = { "1..4294967296 # SKIP wrapped to 0", NULL };
+	static const char *const case_lines[] = { "1..1", "ok 4294967297 wraps to 1", NULL };
+	static const char *const negative[] = { "1..1", "not ok -1 negative", NULL };
+	struct ktap k;
+
+	feed(&k, plan_lines);
+	is_int(k.planned, 2147483647, "huge plan: clamped, not wrapped to 0");
+	ok(!k.skip_all, "huge plan: not a skip-all plan");
+	ktap_free(&k);
+	feed(&k, case_lines);
+	is_int(k.cases[0].number, 2147483647, "huge case number: clamped");
+	is_int(k.bad_numbers, 1, "huge case number: out of sequence");
+	ok(!ktap_passed(&k), "huge case number: not passed");
+	ktap_free(&k);
+	feed(&k, negative);
+	is_int((long long)k.ncases, 1, "negative case number: still a result");
+	is_int(k.cases[0].number, 0, "negative case number: read as 0");
+	is_int(k.counts[KTAP_FAIL], 1, "negative case number: its failure counts");
+	ktap_free(&k);
+}
+
 int main(void)
 {
-	plan(58);
+	plan(70);
 	test_plan_at_end();
 	test_plan_at_start();
 	test_failure();
@@ -220,5 +259,7 @@ int main(void)
 	test_plan_problems();
 	test_dash_form();
 	test_ignored();
+	test_plan_replaced();
+	test_huge_numbers();
 	return done_testing();
 }
