@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,15 +17,42 @@ static bool is_test_file(const char *name)
 	return fnmatch("t[0-9][0-9][0-9][0-9]-*.sh", name, 0) == 0;
 }
 
+/*
+ * A guest memory size as the kernel's mem= reads it: a number, no leading
+ * zero, and at most one K, M or G (1G, not 1GK, which memparse would cut
+ * short without a word), small enough to count in bytes.
+ */
+static bool is_mem_size(const char *s)
+{
+	unsigned long long v;
+	unsigned shift = 0;
+	char *end;
+
+	if (*s < '1' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return false;
+	if (*end == 'K' || *end == 'M' || *end == 'G')
+		shift = *end == 'K' ? 10 : *end == 'M' ? 20 : 30;
+	if (shift)
+		end++;
+	return !*end && v <= ULLONG_MAX >> shift;
+}
+
 int settings_parse(const char *text, const char *file, struct test *d, struct uerr *e)
 {
 	const char *p = text;
 
 	for (int lineno = 1; *p; lineno++) {
 		const char *nl = strchrnul(p, '\n');
-		_cleanup_free_ char *line = strndup(p, (size_t)(nl - p));
-		char *eq = strchr(line, '='), *end;
+		_cleanup_free_ char *line = xmalloc((size_t)(nl - p) + 1);
+		char *eq, *end;
 
+		memcpy(line, p, (size_t)(nl - p));
+		line[nl - p] = '\0';
+		eq = strchr(line, '=');
 		p = *nl ? nl + 1 : nl;
 		if (!line[0] || line[0] == '#')
 			continue;
@@ -45,8 +73,11 @@ int settings_parse(const char *text, const char *file, struct test *d, struct ue
 				goto bad;
 			d->wall_timeout = (double)w;
 		} else if (!strcmp(line, "mem")) {
-			if (!*eq || strspn(eq, "0123456789KMG") != strlen(eq) || eq[0] == '0')
-				goto bad;
+			if (!is_mem_size(eq))
+				return uerr_set(e, EXIT_USAGE,
+						"%s:%d: mem=%s is not a size: want a number with "
+						"an optional K, M or G (mem=512M)",
+						file, lineno, eq);
 			free(d->mem);
 			d->mem = xstrdup(eq);
 		} else if (!strcmp(line, "cmdline")) {

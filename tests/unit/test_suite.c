@@ -66,6 +66,38 @@ static void test_settings(void)
 	}
 }
 
+/* mem= is a number with at most one K, M or G: 2KM was once accepted. */
+static void test_mem(void)
+{
+	static const char *const good[] = { "mem=512M", "mem=1G", "mem=64K", "mem=1048576", NULL };
+	static const char *const bad[] = {
+		"mem=2KM",	    "mem=1GK", "mem=0",
+		"mem=05M",	    "mem=K",   "mem=-1M",
+		"mem=+1M",	    "mem= 1M", "mem=1m",
+		"mem=1T",	    "mem=",    "mem=99999999999999999999",
+		"mem=17179869184G", NULL
+	};
+
+	for (size_t i = 0; good[i]; i++) {
+		struct test t = { 0 };
+		struct uerr e = { 0 };
+
+		ok(settings_parse(good[i], "s", &t, &e) == 0 && !strcmp(t.mem, good[i] + 4),
+		   "settings: %s accepted", good[i]);
+		free(t.mem);
+	}
+	for (size_t i = 0; bad[i]; i++) {
+		struct test t = { 0 };
+		struct uerr e = { 0 };
+		int r = settings_parse(bad[i], "s", &t, &e);
+
+		if (!ok(r < 0 && e.code == EXIT_USAGE && strstr(e.msg, "s:1: mem=") && !t.mem,
+			"settings: %s refused", bad[i]))
+			diag("  got: r=%d msg='%s'", r, e.msg);
+		free(t.mem);
+	}
+}
+
 static char *tmp;
 
 static void put(const char *rel, const char *text)
@@ -203,8 +235,9 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(45);
+	plan(62);
 	test_settings();
+	test_mem();
 	test_find();
 	return done_testing();
 }
