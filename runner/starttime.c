@@ -7,6 +7,13 @@
 #include <string.h>
 #include <time.h>
 
+/*
+ * The last second an ISO-8601 date can name, 9999-12-31T23:59:59Z: the
+ * bound of both forms, so that every time one form reads the other can
+ * write. Whether the kernel can take it is start_to_kernel's question.
+ */
+#define START_MAX_SECS 253402300799LL
+
 /* Reads exactly n digits; returns -1 if they are not there. */
 static int digits(const char **p, int n)
 {
@@ -71,7 +78,7 @@ static int parse_iso(const char *s, int64_t *secs)
 	tm.tm_min = mi;
 	tm.tm_sec = se;
 	*secs = (int64_t)timegm(&tm) - off;
-	return *secs < 0 ? -1 : 0;
+	return *secs < 0 || *secs > START_MAX_SECS ? -1 : 0;
 }
 
 int start_parse(const char *when, int64_t *secs, struct uerr *e)
@@ -84,11 +91,11 @@ int start_parse(const char *when, int64_t *secs, struct uerr *e)
 		return 0;
 	}
 	if (*p && strspn(p, "0123456789") == strlen(p)) {
-		/* Beyond year 2500 the nanosecond value overflows 64 bits. */
-		if (strlen(p) > 11)
-			goto bad;
-		for (; *p; p++)
+		for (; *p; p++) {
 			v = v * 10 + (*p - '0');
+			if (v > START_MAX_SECS)
+				goto bad;
+		}
 		*secs = v;
 		return 0;
 	}

@@ -16,7 +16,13 @@ static void test_good(void)
 	} cases[] = {
 		{ "0", 0 },
 		{ "1700000000", 1700000000 },
-		{ "99999999999", 99999999999LL }, /* 11 digits, the most allowed */
+		{ "99999999999", 99999999999LL },
+		/* The bound of both forms (found by tests/fuzz/fuzz_starttime.c:
+		 * 9024-02-29 was read, its 12-digit seconds were not). */
+		{ "253402300799", 253402300799LL },
+		{ "9999-12-31T23:59:59Z", 253402300799LL },
+		{ "9024-02-29", 222607785600LL },
+		{ "0000000000000000001", 1 }, /* leading zeros: the value counts */
 		{ "1970-01-01", 0 },
 		{ "2024-02-29", 1709164800 },
 		{ "2000-02-29", 951782400 }, /* divisible by 400: leap */
@@ -65,7 +71,9 @@ static void test_bad(void)
 		"-1",			     /* negative seconds */
 		"1969-12-31",		     /* before 1970 */
 		"1970-01-01T00:30:00+01:00", /* before 1970 once the offset applies */
-		"123456789012",		     /* 12 digits: too many */
+		"253402300800",		     /* after 9999-12-31T23:59:59Z */
+		"9999-12-31T23:59:59-00:01", /* the same, through the offset */
+		"99999999999999999999999",   /* would overflow 64 bits */
 		"2024-2-29",		     /* one-digit month */
 		"2024-02-29T",		     /* T without a time */
 		"2024-02-29T24:00",	     /* hour 24 */
@@ -160,7 +168,7 @@ static void test_to_kernel(void)
 
 int main(void)
 {
-	plan(64);
+	plan(70);
 	test_good();
 	test_bad();
 	test_unit_from_help();
