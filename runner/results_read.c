@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #define RESULTS_FORMAT "umlrun-results-1"
@@ -77,6 +78,23 @@ static int get_str(struct ctx *c, json_object *o, const char *key, bool required
 	return 0;
 }
 
+/*
+ * get_str for the text that goes back into a KTAP line (ids, reasons,
+ * subtest names and directives): ktap.c reads one line per result, so
+ * none of these can hold a line break, and one read here would break a
+ * merged ktap.txt into made-up result lines.
+ */
+static int get_line(struct ctx *c, json_object *o, const char *key, bool required, char **out)
+{
+	if (get_str(c, o, key, required, out) < 0)
+		return -1;
+	if (*out && strchr(*out, '\n')) {
+		free(steal_ptr(out));
+		return bad(c, "\"%s\" holds a line break", key);
+	}
+	return 0;
+}
+
 /* An optional array of strings: a NULL-terminated copy, or NULL when absent. */
 static int get_str_array(struct ctx *c, json_object *o, const char *key, char ***out, size_t *n)
 {
@@ -124,14 +142,21 @@ static int get_small_int(struct ctx *c, json_object *o, const char *key, bool re
 	return 0;
 }
 
-static int get_double(struct ctx *c, json_object *o, const char *key, bool required, double *out)
+/* Every number of this type in results.json is a duration in seconds. */
+static int get_seconds(struct ctx *c, json_object *o, const char *key, bool required, double *out)
 {
 	json_object *v;
+	double d;
 
 	if (member(c, o, key, json_type_double, required, &v) < 0)
 		return -1;
-	if (v)
-		*out = json_object_get_double(v);
+	if (!v)
+		return 0;
+	/* json-c reads NaN and Infinity, which report.c could not write back. */
+	d = json_object_get_double(v);
+	if (!isfinite(d) || d < 0)
+		return bad(c, "\"%s\" is not a number of seconds", key);
+	*out = d;
 	return 0;
 }
 
@@ -176,9 +201,9 @@ static int parse_case(struct ctx *c, json_object *o, struct ktap_case *kc)
 
 	if (!json_object_is_type(o, json_type_object))
 		return bad(c, "not an object");
-	if (get_int(c, o, "n", true, &n) < 0 || get_str(c, o, "name", true, &kc->title) < 0 ||
+	if (get_int(c, o, "n", true, &n) < 0 || get_line(c, o, "name", true, &kc->title) < 0 ||
 	    get_str(c, o, "result", true, &result) < 0 ||
-	    get_str(c, o, "directive", false, &kc->directive) < 0)
+	    get_line(c, o, "directive", false, &kc->directive) < 0)
 		return -1;
 	if (n < 0 || n > INT_MAX)
 		return bad(c, "\"n\" is out of range: %lld", n);
@@ -232,8 +257,8 @@ static int parse_outcome(struct ctx *c, json_object *o, struct guest_outcome *ou
 
 	if (get_str(c, o, "end", true, &end) < 0 ||
 	    get_small_int(c, o, "exit", true, &out->job_exit) < 0 ||
-	    get_double(c, o, "sim_seconds", true, &out->sim_seconds) < 0 ||
-	    get_double(c, o, "wall_seconds", true, &out->wall_seconds) < 0)
+	    get_seconds(c, o, "sim_seconds", true, &out->sim_seconds) < 0 ||
+	    get_seconds(c, o, "wall_seconds", true, &out->wall_seconds) < 0)
 		return -1;
 	if (parse_end(end, &out->end) < 0)
 		return bad(c, "unknown \"end\" \"%s\"", end);
@@ -261,7 +286,7 @@ static int parse_record(struct ctx *c, json_object *o, size_t i, struct test *t,
 	ktap_init(&r->ktap);
 	if (!json_object_is_type(o, json_type_object))
 		return bad(c, "not an object");
-	if (get_str(c, o, "id", true, &id) < 0)
+	if (get_line(c, o, "id", true, &id) < 0)
 		return -1;
 	test_from_id(t, id);
 	r->test = t;
@@ -269,7 +294,7 @@ static int parse_record(struct ctx *c, json_object *o, size_t i, struct test *t,
 		return bad(c, "\"id\" is empty");
 	if (get_small_int(c, o, "attempt", true, &r->attempt) < 0 ||
 	    get_str(c, o, "result", true, &result) < 0 ||
-	    get_str(c, o, "reason", false, &r->reason) < 0 ||
+	    get_line(c, o, "reason", false, &r->reason) < 0 ||
 	    get_small_int(c, o, "failed_attempts", false, &r->failed_attempts) < 0 ||
 	    get_str(c, o, "dir", true, &r->dir) < 0 || parse_outcome(c, o, &r->outcome) < 0)
 		return -1;
@@ -324,7 +349,7 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	    get_int(c, root, "start", false, &start) < 0 ||
 	    get_int(c, root, "seed", false, &ri->seed) < 0 ||
 	    get_int(c, root, "random_seed", false, &ri->random_seed) < 0 ||
-	    get_double(c, root, "wall_seconds", false, &ri->wall_seconds) < 0 ||
+	    get_seconds(c, root, "wall_seconds", false, &ri->wall_seconds) < 0 ||
 	    get_small_int(c, root, "exit_code", false, &ri->exit_code) < 0)
 		return -1;
 	ri->has_start = start != LLONG_MIN;
@@ -375,7 +400,6 @@ static json_object *parse_text(struct ctx *c, const char *text, size_t len)
 		return root;
 	json_object_put(root);
 	return NULL;
-	return root;
 }
 
 static char *dir_of(const char *path)
@@ -389,11 +413,27 @@ static char *dir_of(const char *path)
 	return xasprintf("%.*s", (int)(slash - path), path);
 }
 
+int results_parse(const char *text, size_t len, const char *name, struct loaded_run *lr,
+		  struct uerr *e)
+{
+	struct ctx c = { .path = name, .e = e };
+	json_object *root;
+	int r;
+
+	memset(lr, 0, sizeof(*lr));
+	root = parse_text(&c, text, len);
+	if (!root)
+		return -1;
+	r = parse_info(&c, root, lr) < 0 || parse_tests(&c, root, lr) < 0 ? -1 : 0;
+	json_object_put(root);
+	if (r < 0)
+		results_free(lr);
+	return r;
+}
+
 int results_load_file(const char *json_path, struct loaded_run *lr, struct uerr *e)
 {
-	struct ctx c = { .path = json_path, .e = e };
 	_cleanup_free_ char *text = NULL;
-	json_object *root;
 	size_t len = 0;
 	int r;
 
@@ -403,15 +443,10 @@ int results_load_file(const char *json_path, struct loaded_run *lr, struct uerr 
 		errno = -r;
 		return uerr_sys(e, EXIT_USAGE, "cannot read %s", json_path);
 	}
-	root = parse_text(&c, text ? text : "", text ? len : 0);
-	if (!root)
+	if (results_parse(text ? text : "", text ? len : 0, json_path, lr, e) < 0)
 		return -1;
 	lr->dir = dir_of(json_path);
-	r = parse_info(&c, root, lr) < 0 || parse_tests(&c, root, lr) < 0 ? -1 : 0;
-	json_object_put(root);
-	if (r < 0)
-		results_free(lr);
-	return r;
+	return 0;
 }
 
 int results_load(const char *run_dir, struct loaded_run *lr, struct uerr *e)

@@ -47,6 +47,12 @@ struct loaded_run {
 int results_load(const char *run_dir, struct loaded_run *lr, struct uerr *e);
 /* The same for a results.json given by its path; lr->dir is its folder. */
 int results_load_file(const char *json_path, struct loaded_run *lr, struct uerr *e);
+/*
+ * The same for the text of a results.json, len bytes at text; name stands
+ * for it in messages. lr->dir is NULL.
+ */
+int results_parse(const char *text, size_t len, const char *name, struct loaded_run *lr,
+		  struct uerr *e);
 void results_free(struct loaded_run *lr);
 
 #endif
