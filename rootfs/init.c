@@ -142,14 +142,31 @@ static int decode_argv(const char *hex)
 	for (size_t i = 0; i < len; i += 2) {
 		int hi = hexval(hex[i]), lo = hexval(hex[i + 1]);
 
-		if (hi < 0 || lo < 0)
+		if (hi < 0 || lo < 0) {
+			free(buf);
 			return -1;
+		}
 		buf[i / 2] = (char)(hi << 4 | lo);
 	}
 	for (p = buf; p < buf + len / 2 && n < MAX_ARGS; p += strlen(p) + 1)
 		param.argv[n++] = p;
 	param.argv[n] = NULL;
+	if (!n)
+		free(buf);
 	return n ? 0 : -1;
+}
+
+/* Seconds, 0 for none (a shell); -1, so refused, for anything else. */
+static long parse_timeout(const char *val)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)*val))
+		return -1;
+	errno = 0;
+	v = strtol(val, &end, 10);
+	return errno || *end ? -1 : v;
 }
 
 static void set_param(char *key, char *val)
@@ -176,7 +193,7 @@ static void set_param(char *key, char *val)
 	else if (!strcmp(key, "seed"))
 		param.seed = val;
 	else if (!strcmp(key, "timeout"))
-		param.timeout = strtol(val, NULL, 10);
+		param.timeout = parse_timeout(val);
 	else if (!strcmp(key, "shell"))
 		param.shell = !strcmp(val, "1");
 }
@@ -184,22 +201,13 @@ static void set_param(char *key, char *val)
 /*
  * Split the command line the way the kernel does (lib/cmdline.c
  * next_arg): whitespace separates, double quotes group, and a quoted
- * value has its quotes removed.
+ * value has its quotes removed. The values point into line, which is
+ * rewritten in place.
  */
-static int read_params(void)
+static int parse_cmdline(char *line)
 {
-	static char line[8192];
-	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
 	char *p;
 
-	if (fd < 0)
-		return -1;
-	n = read(fd, line, sizeof(line) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	line[n] = '\0';
 	for (p = line; *p;) {
 		char *key, *val = NULL, *out;
 		bool quoted = false;
@@ -231,11 +239,32 @@ static int read_params(void)
 		ctl("error umlrun.argv is malformed");
 		return -1;
 	}
+	/* A timeout of 0 is none: junk must not turn the limit off. */
+	if (param.timeout < 0) {
+		ctl("error umlrun.timeout is malformed");
+		return -1;
+	}
 	if (!param.test && !param.argv[0] && !param.shell) {
 		ctl("error no job: umlrun.test, umlrun.argv or umlrun.shell is required");
 		return -1;
 	}
 	return 0;
+}
+
+static int read_params(void)
+{
+	static char line[8192];
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	line[n] = '\0';
+	return parse_cmdline(line);
 }
 
 /*
