@@ -471,8 +471,20 @@ static void ctrl_connect(const char *dir, const char *iface, int wait_s)
 }
 
 /*
- * Receive one datagram into buf (NUL-terminated, trailing newlines
- * dropped) before the deadline.  Returns its length, -1 on timeout.
+ * The n bytes of a datagram in buf (which has room for n + 1) as text:
+ * NUL-terminated, trailing newlines dropped.  Returns its length.
+ */
+static size_t datagram_text(char *buf, size_t n)
+{
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
+/*
+ * Receive one datagram into buf (see datagram_text) before the deadline.
+ * Returns its length, -1 on timeout.
  */
 static int ctrl_recv(char *buf, size_t len, long long deadline)
 {
@@ -487,10 +499,7 @@ static int ctrl_recv(char *buf, size_t len, long long deadline)
 				continue;
 			die_sys("cannot read from the daemon");
 		}
-		buf[n] = '\0';
-		while (n > 0 && buf[n - 1] == '\n')
-			buf[--n] = '\0';
-		return (int)n;
+		return (int)datagram_text(buf, (size_t)n);
 	}
 }
 
@@ -499,12 +508,15 @@ static bool is_event(const char *msg)
 	return msg[0] == '<';
 }
 
-/* The event text without its "<level>" prefix. */
+/*
+ * The event text without its "<level>" prefix (wpa_msg's "<%d>"): only
+ * that prefix goes, not everything up to the first '>' in the text.
+ */
 static const char *event_text(const char *msg)
 {
-	const char *p = strchr(msg, '>');
+	size_t digits = msg[0] == '<' ? strspn(msg + 1, "0123456789") : 0;
 
-	return p ? p + 1 : msg;
+	return digits && msg[1 + digits] == '>' ? msg + 2 + digits : msg;
 }
 
 static bool is_failure(const char *reply)
@@ -562,8 +574,8 @@ static void take_if_match(const char *text)
 		ev.done = true;
 }
 
-/* An event that arrived while we were waiting for a reply. */
-static void on_event_during_request(const char *msg)
+/* An event, while we wait for events or for a reply. */
+static void take_event(const char *msg)
 {
 	remember_event(event_text(msg));
 	take_if_match(event_text(msg));
@@ -593,7 +605,7 @@ static void ctrl_request(const char *cmd, char *buf, size_t len, void (*on_event
 /* Send an attached-mode command whose reply must not be FAIL. */
 static void attached_request(const char *cmd, char *buf, size_t len)
 {
-	ctrl_request(cmd, buf, len, on_event_during_request);
+	ctrl_request(cmd, buf, len, take_event);
 	if (is_failure(buf))
 		die(EXIT_FAIL, "'%s' answered %s", cmd, buf);
 }
@@ -747,8 +759,7 @@ static int cmd_wait(int argc, char **argv)
 		}
 		if (!is_event(buf))
 			continue; /* a late reply: not an event */
-		remember_event(event_text(buf));
-		take_if_match(event_text(buf));
+		take_event(buf);
 	}
 	return 0;
 }
