@@ -7,7 +7,7 @@
 set -eu
 
 packages="
-	gcc make pkg-config clang-format tmux
+	gcc make pkg-config clang-format clang-14 libclang-rt-14-dev tmux
 	linux-source-6.1 bc flex bison libelf-dev libssl-dev
 	libnl-3-dev libnl-genl-3-dev libjson-c-dev chromium
 	busybox-static hostapd wpasupplicant iw iproute2 tcpdump wireless-regdb
