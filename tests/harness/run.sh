@@ -401,7 +401,7 @@ EOF
 }
 
 case_chain () {
-	check 'a broken &&-chain is a failed test and the body does not run'
+	check 'a broken &&-chain or a syntax error is a failed test and the body does not run'
 	write chain <<\EOF
 . ../lib/harness.sh
 test_expect_success 'broken chain' '
@@ -418,6 +418,11 @@ test_expect_success 'run-away here-doc' '
 	a
 	END.
 	false
+'
+test_expect_success 'an if left open' '
+	touch "$HARNESS_SUITE_DIR/syntax" &&
+	if true; then
+		true
 '
 test_expect_success 'a sound chain with a here-doc, a loop and a subshell' '
 	cat >expect <<-\END &&
@@ -448,18 +453,24 @@ not ok 1 broken chain
 # 	false
 # 	true
 not ok 2 broken chain in a known breakage still fails
-# bug in the test script: broken &&-chain: a command is not joined with '&&', or a here-doc runs away:
+# bug in the test script: syntax error (an unclosed quote, bracket, if, loop or here-doc):
 # 	cat >expect <<-\END &&
 # 	a
 # 	END.
 # 	false
 not ok 3 run-away here-doc
-ok 4 a sound chain with a here-doc, a loop and a subshell
-# Totals: pass:1 fail:3 xfail:0 xpass:0 skip:0
-1..4
+# bug in the test script: syntax error (an unclosed quote, bracket, if, loop or here-doc):
+# 	touch "$HARNESS_SUITE_DIR/syntax" &&
+# 	if true; then
+# 		true
+not ok 4 an if left open
+ok 5 a sound chain with a here-doc, a loop and a subshell
+# Totals: pass:1 fail:4 xfail:0 xpass:0 skip:0
+1..5
 EOF
 	expect_rc 1
 	expect_no_file "$suite/first"
+	expect_no_file "$suite/syntax"
 	report
 }
 

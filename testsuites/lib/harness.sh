@@ -359,6 +359,16 @@ _harness_chain_ok () {
 	[ $? = 118 ]
 }
 
+# Parses the body without running it: as the body of a function that is
+# defined and never called, in a subshell (a syntax error in eval ends a
+# non-interactive shell). The shell's own message is left in
+# $_harness_syntax_err for the console; it differs from shell to shell.
+_harness_syntax_ok () {
+	_harness_syntax_err=$(eval "_harness_parse_only () {
+$_harness_body
+}" 2>&1 </dev/null 6>&- 7>&-)
+}
+
 # Registered by test_when_finished, run newest first by _harness_run_cleanups.
 _harness_cleanup () {
 	_harness_code=$1
@@ -409,6 +419,14 @@ _harness_run () {
 
 	_harness_console "# TEST $_harness_count: $_harness_title"
 	_harness_in_test=t
+	if ! _harness_syntax_ok; then
+		_harness_diag "bug in the test script: syntax error (an unclosed quote, bracket, if, loop or here-doc):"
+		_harness_diag_body
+		_harness_console "# $_harness_syntax_err"
+		_harness_in_test=
+		_harness_failed
+		return 0
+	fi
 	if ! _harness_chain_ok; then
 		_harness_diag "bug in the test script: broken &&-chain: a command is not joined with '&&', or a here-doc runs away:"
 		_harness_diag_body
