@@ -4,6 +4,7 @@
 #include "boot.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <inttypes.h>
 #include <pwd.h>
@@ -174,10 +175,12 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	return v;
 }
 
+/* cp -a, or cp -al for hard links; a failure is the caller's to report. */
 static int copy_tree(const char *from, const char *to, bool link)
 {
 	char *argv[] = { "cp", link ? "-al" : "-a", (char *)from, (char *)to, NULL };
-	int st = run_argv(argv, -1);
+	_cleanup_close_ int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	int st = run_argv(argv, null_fd);
 
 	return st == 0 ? 0 : -1;
 }
@@ -281,19 +284,34 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 	/* Hard links cost nothing; fall back to copies across file systems. */
 	if (link(kernel, linux_path) < 0 && copy_tree(kernel, linux_path, false) < 0)
 		goto fail;
-	if (copy_tree(rootfs, root, true) < 0 && copy_tree(rootfs, root, false) < 0)
+	/*
+	 * A failed cp -al (another file system, a read-only cache) leaves a
+	 * partial tree, and cp -a into an existing folder would nest the copy
+	 * inside it: start the copy afresh.
+	 */
+	if (copy_tree(rootfs, root, true) < 0 && (rm_rf(root), copy_tree(rootfs, root, false) < 0))
 		goto fail;
 	if (copy_tree(suites, suite, false) < 0 || chmod(suite, 0755) < 0)
 		goto fail;
 	suite_lib = xasprintf("%s/lib", suite);
 	if (!is_dir(suite_lib) && copy_tree(lib, suite_lib, false) < 0)
 		goto fail;
+	{
+		_cleanup_free_ char *jail = xasprintf("%s/jail", s->dir);
+
+		if (mkdir(jail, 0755) < 0)
+			goto fail;
+	}
 	if (s->drop && !guest_user_can_run(s, linux_path)) {
 		uerr_set(
 		    e, EXIT_INFRA,
 		    "the guest runs as an unprivileged user who cannot reach %s; set TMPDIR to "
 		    "a folder every user can traverse (e.g. /tmp)",
 		    linux_path);
+		stage_destroy(s);
+		return -1;
+	}
+	if (confine_plan_make(&s->confine, linux_path, s->drop, e) < 0) {
 		stage_destroy(s);
 		return -1;
 	}
@@ -335,6 +353,7 @@ int stage_guest_dir(const struct stage *s, int index, struct uerr *e)
 
 void stage_destroy(struct stage *s)
 {
+	confine_plan_free(&s->confine);
 	if (s->dir) {
 		if (rm_rf(s->dir) < 0)
 			warn_sys("cannot remove %s", s->dir);

@@ -12,7 +12,9 @@
  *   STAGE/suite/       a copy of testsuites/, mounted read-only
  *   STAGE/gN/results/  guest N's artifacts, the only writable place
  *   STAGE/gN/uml/      guest N's uml_dir and TMPDIR (umid folder, memory file)
+ *   STAGE/jail/        empty: as root, each guest mounts its jail here (confine.h)
  * Started as root, the guest runs as nobody:nogroup, which owns only gN/.
+ * What linux can reach of all this, and nothing more, is confine.h's job.
  */
 #ifndef UMLRUN_BOOT_H
 #define UMLRUN_BOOT_H
@@ -20,6 +22,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "confine.h"
 #include "util.h"
 
 enum tt_mode {
@@ -36,6 +39,7 @@ struct stage {
 	uid_t uid; /* who the guest runs as */
 	gid_t gid;
 	bool drop; /* started as root: run the guest as uid/gid */
+	struct confine_plan confine;
 };
 
 struct guest_spec {

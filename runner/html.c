@@ -230,6 +230,13 @@ static void html_header(struct strbuf *sb, const char *name, const struct run_in
 	if (ri->seed)
 		sb_printf(sb, "<dt>shuffle seed</dt><dd>%lld</dd>\n", ri->seed);
 	sb_printf(sb, "<dt>random seed</dt><dd class=\"random-seed\">%lld</dd>\n", ri->random_seed);
+	if (ri->confinement) {
+		sb_adds(sb, "<dt>confinement</dt><dd class=\"confinement\">");
+		esc(sb, ri->confinement);
+		if (!strcmp(ri->confinement, "none"))
+			sb_adds(sb, " (the guest could reach the host's files)");
+		sb_adds(sb, "</dd>\n");
+	}
 	for (size_t i = 0; i < ri->noverlays; i++) {
 		sb_adds(sb, "<dt>overlay</dt><dd class=\"overlay\"><code>");
 		esc(sb, ri->overlays[i]);
@@ -590,16 +597,9 @@ static size_t tail_start(const char *text, size_t len, int lines)
  */
 static void excerpt_panic(struct strbuf *sb, const char *text, size_t start)
 {
-	static const char *const marks[] = { "Kernel panic", "Oops", "BUG: " };
-	const char *best = NULL, *end;
+	const char *best = guest_crash_mark(text, start), *end;
 	size_t gap = 0;
 
-	for (size_t m = 0; m < sizeof(marks) / sizeof(*marks); m++) {
-		const char *p = memmem(text, start, marks[m], strlen(marks[m]));
-
-		if (p && (!best || p < best))
-			best = p;
-	}
 	if (!best)
 		return;
 	while (best > text && best[-1] != '\n')

@@ -47,7 +47,7 @@ static int parse_line(const char *line, size_t len, char **name, char **value)
 			return 0; /* an ordinary comment */
 		if (!valid_name(line + 2, len - ul - 2))
 			return -1;
-		*name = strndup(line + 2, len - ul - 2);
+		*name = xstrndup(line + 2, len - ul - 2);
 		*value = xstrdup("n");
 		return 0;
 	}
@@ -56,8 +56,8 @@ static int parse_line(const char *line, size_t len, char **name, char **value)
 	eq = memchr(line, '=', len);
 	if (!eq || !valid_name(line, (size_t)(eq - line)) || eq + 1 == line + len)
 		return -1;
-	*name = strndup(line, (size_t)(eq - line));
-	*value = strndup(eq + 1, len - (size_t)(eq + 1 - line));
+	*name = xstrndup(line, (size_t)(eq - line));
+	*value = xstrndup(eq + 1, len - (size_t)(eq + 1 - line));
 	return 0;
 }
 
@@ -103,7 +103,7 @@ static char *dotconfig_value(const char *dotconfig, const char *name)
 		const char *end = strchrnul(p, '\n');
 
 		if (!strncmp(p, name, nl) && p[nl] == '=')
-			return strndup(p + nl + 1, (size_t)(end - p - (ptrdiff_t)nl - 1));
+			return xstrndup(p + nl + 1, (size_t)(end - p - (ptrdiff_t)nl - 1));
 		p = *end ? end + 1 : end;
 	}
 	return xstrdup("n");

@@ -81,7 +81,7 @@ static char *log_last_error(const char *log)
 
 		if (memmem(p, (size_t)(nl - p), "rror", 4)) {
 			free(best);
-			best = strndup(p, (size_t)(nl - p));
+			best = xstrndup(p, (size_t)(nl - p));
 		}
 		p = *nl ? nl + 1 : nl;
 	}
@@ -551,7 +551,12 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 		goto out;
 	}
 	inputs_path = xasprintf("%s/inputs.txt", k->dir);
-	write_file_atomic(inputs_path, p.inputs, strlen(p.inputs));
+	if ((r = write_file_atomic(inputs_path, p.inputs, strlen(p.inputs))) < 0) {
+		errno = -r;
+		r = -1;
+		uerr_sys(e, EXIT_INFRA, "cannot write %s", inputs_path);
+		goto out;
+	}
 	log = xasprintf("%s/build.log", k->dir);
 	unlink(log);
 	if (!o->src) {

@@ -296,7 +296,6 @@ static void ktap_case_line(struct strbuf *sb, const struct ktap_case *c)
 static void ktap_record(struct strbuf *sb, const struct record *r, size_t i, size_t n)
 {
 	const struct record *t = &r[i];
-	bool passed = t->verdict == V_PASS || t->verdict == V_SKIP || t->verdict == V_FLAKY;
 	bool repeated = t->attempt > 1 || (i + 1 < n && !strcmp(r[i + 1].test->id, t->test->id));
 
 	if (repeated)
@@ -308,8 +307,7 @@ static void ktap_record(struct strbuf *sb, const struct record *r, size_t i, siz
 			  t->ktap.skip_reason ? t->ktap.skip_reason : "");
 	for (size_t j = 0; j < t->ktap.ncases; j++)
 		ktap_case_line(sb, &t->ktap.cases[j]);
-	sb_printf(sb, "%s %zu %s%s%s\n", passed ? "ok" : "not ok", i + 1, t->test->id,
-		  t->reason ? " # " : "", t->reason ? t->reason : "");
+	record_result_line(sb, t, i + 1);
 }
 
 /* The ktap.txt one machine running every shard's tests would have written. */

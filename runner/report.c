@@ -142,6 +142,10 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 	if (ri->seed)
 		sb_printf(&sb, ",\n  \"seed\": %lld", ri->seed);
 	sb_printf(&sb, ",\n  \"random_seed\": %lld", ri->random_seed);
+	if (ri->confinement) {
+		sb_adds(&sb, ",\n  \"confinement\": ");
+		json_str(&sb, ri->confinement);
+	}
 	sb_printf(&sb, ",\n  \"wall_seconds\": %.3f,\n  \"exit_code\": %d,\n  \"tests\": [",
 		  ri->wall_seconds, ri->exit_code);
 	for (size_t i = 0; i < n; i++) {
@@ -155,6 +159,10 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		json_str(&sb, verdict_name(t->verdict));
 		sb_adds(&sb, ", \"reason\": ");
 		json_str(&sb, t->reason);
+		if (t->lost) {
+			sb_adds(&sb, ", \"lost\": ");
+			json_str(&sb, t->lost);
+		}
 		sb_adds(&sb, ", \"end\": ");
 		json_str(&sb, guest_end_name(t->outcome.end));
 		sb_printf(&sb, ", \"exit\": %d, \"sim_seconds\": %.9f, \"wall_seconds\": %.3f",
@@ -291,18 +299,32 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 	return sb_write_atomic(path, &sb, e);
 }
 
+bool verdict_passed(enum verdict v)
+{
+	return v == V_PASS || v == V_SKIP || v == V_FLAKY;
+}
+
+void record_result_line(struct strbuf *sb, const struct record *r, size_t number)
+{
+	sb_printf(sb, "%s %zu %s%s%s\n", verdict_passed(r->verdict) ? "ok" : "not ok", number,
+		  r->test->id, r->reason ? " # " : "", r->reason ? r->reason : "");
+}
+
 int exit_code_of(const struct record *r, size_t n)
 {
-	bool crash = false, timeout = false, fail = false;
+	bool crash = false, timeout = false, fail = false, lost = false;
 
 	for (size_t i = 0; i < n; i++) {
 		crash |= r[i].verdict == V_CRASH;
 		timeout |= r[i].verdict == V_TIMEOUT;
 		fail |= r[i].verdict == V_FAIL;
+		lost |= r[i].lost != NULL;
 	}
 	if (crash)
 		return EXIT_INFRA;
 	if (timeout)
 		return EXIT_TIMEOUT;
-	return fail ? EXIT_TESTFAIL : EXIT_PASS;
+	if (fail)
+		return EXIT_TESTFAIL;
+	return lost ? EXIT_INFRA : EXIT_PASS;
 }

@@ -38,6 +38,7 @@ struct record {
 	struct ktap ktap;
 	enum verdict verdict;
 	char *reason;	     /* for the result line's directive */
+	char *lost;	     /* what of the test's files could not be kept, or NULL */
 	int failed_attempts; /* with --retry: failures before this result */
 };
 
@@ -51,13 +52,22 @@ struct run_info {
 	const char *shard;     /* "K/N" when this run was one shard of a suite */
 	char *const *overlays; /* --overlay folders, in order */
 	size_t noverlays;
-	long long seed;	       /* --shuffle seed, 0 for none */
-	long long random_seed; /* the guest's (--random-seed) */
+	long long seed;		 /* --shuffle seed, 0 for none */
+	long long random_seed;	 /* the guest's (--random-seed) */
+	const char *confinement; /* confine_describe(): "landlock-v7+mount-ns", "none" */
 	double wall_seconds;
 	int exit_code;
 };
 
 const char *verdict_name(enum verdict v);
+/* Whether a verdict counts as passed: pass, skip, flaky. */
+bool verdict_passed(enum verdict v);
+/*
+ * The line that ends a test file's block in the run's KTAP, the one
+ * format for sched.c (as the run goes) and merge.c (rebuilding it):
+ * "ok|not ok NUMBER ID[ # REASON]\n".
+ */
+void record_result_line(struct strbuf *sb, const struct record *r, size_t number);
 enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, char **reason);
 /* Creates the run folder and points latest at it. */
 int run_dir_create(const char *results, char **run_dir, struct uerr *e);
@@ -65,6 +75,10 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		      struct uerr *e);
 int report_write_junit(const char *path, const struct run_info *ri, const struct record *r,
 		       size_t n, struct uerr *e);
+/*
+ * The run's exit code from its records: the most serious wins (3, 124,
+ * 1). A test whose files were lost makes a run that would pass exit 3.
+ */
 int exit_code_of(const struct record *r, size_t n);
 
 #endif

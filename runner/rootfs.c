@@ -21,7 +21,7 @@ static size_t manifest_packages(const char *text, char ***out)
 
 		if (!strncmp(p, "package ", 8)) {
 			v = xrealloc(v, (n + 2) * sizeof(*v));
-			v[n++] = strndup(p + 8, (size_t)(nl - p - 8));
+			v[n++] = xstrndup(p + 8, (size_t)(nl - p - 8));
 			v[n] = NULL;
 		}
 		p = *nl ? nl + 1 : nl;
@@ -171,6 +171,8 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 	log = xasprintf("%s.log", *dir);
 	rm_rf(tmp);
 	log_fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (log_fd < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot write %s", log);
 	{
 		char *argv[] = { "sh", script, tmp, manifest, (char *)guestbin, NULL };
 

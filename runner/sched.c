@@ -4,11 +4,13 @@
 #include "sched.h"
 
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "ktap.h"
@@ -28,6 +30,7 @@ struct test_io {
 	struct ktap *ktap;
 	FILE *ktap_log;
 	int console_fd;
+	int console_err;       /* the first failed write to console.log */
 	bool live;	       /* print at once (one slot) or keep for the end */
 	struct strbuf block;   /* the test's lines, when not live */
 	struct strbuf partial; /* an unfinished result line */
@@ -60,14 +63,6 @@ struct sched {
 	int drawn; /* progress lines on screen */
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void enqueue(struct sched *s, struct job j)
 {
 	s->queue = xrealloc(s->queue, (s->qlen + 1) * sizeof(*s->queue));
@@ -87,7 +82,7 @@ static void erase_progress(struct sched *s)
 static void draw_progress(struct sched *s)
 {
 	const struct sched_opts *so = s->so;
-	double t = now();
+	double t = monotonic_now();
 	size_t left = s->total - s->done;
 	double eta = s->done ? s->wall_sum / (double)s->done * (double)left / so->jobs : 0;
 	char bar[31];
@@ -177,8 +172,11 @@ static void on_out(void *ctx, const char *data, size_t len)
 
 static void to_console(struct test_io *io, const char *data, size_t len)
 {
-	if (write(io->console_fd, data, len) < 0)
+	if (write(io->console_fd, data, len) != (ssize_t)len) {
+		if (!io->console_err)
+			io->console_err = errno ? errno : ENOSPC;
 		return;
+	}
 	if (io->so->verbose && write(2, data, len) < 0)
 		return;
 }
@@ -257,8 +255,14 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	path = xasprintf("%s/cmdline.txt", sl->abs);
 	{
 		_cleanup_free_ char *text = xasprintf("%s\n", cmdline);
+		int r = write_file_atomic(path, text, strlen(text));
 
-		write_file_atomic(path, text, strlen(text));
+		if (r < 0) {
+			errno = -r;
+			uerr_sys(e, EXIT_INFRA, "cannot write %s", path);
+			free(path);
+			return -1;
+		}
 	}
 	free(path);
 	path = xasprintf("%s/ktap.log", sl->abs);
@@ -278,23 +282,85 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	else
 		emit(&sl->io, "# %s\n", t->id);
 	sl->gio = (struct guest_io){ on_out, on_err, on_console, &sl->io };
-	sl->started = now();
+	sl->started = monotonic_now();
 	return guest_start(&sl->spec, &sl->gio,
 			   so->wall_timeout ? so->wall_timeout : t->wall_timeout, &sl->g, e);
 }
 
-/* Moves what the guest wrote under /results into the test's folder. */
-static void collect_artifacts(const struct sched_opts *so, const struct slot *sl)
+/*
+ * Moves what the guest wrote under /results into the test's folder; a
+ * copy when the stage is on another file system. The guest made these
+ * files: cp -a copies symbolic links as links, never what they point at.
+ * Returns why it failed, or NULL.
+ */
+static char *collect_artifacts(const struct sched_opts *so, const struct slot *sl)
 {
 	_cleanup_free_ char *from = xasprintf("%s/g%d/results", so->base.stage->dir, sl->index);
 	_cleanup_free_ char *to = xasprintf("%s/artifacts", sl->abs);
+	int null_fd, st;
 
-	if (rename(from, to) < 0) {
-		char *argv[] = { "cp", "-a", from, to, NULL };
+	if (rename(from, to) == 0)
+		return NULL;
+	if (errno != EXDEV)
+		return xasprintf("cannot move %s to %s: %s", from, to, strerror(errno));
+	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	{
+		char *argv[] = { "cp", "-a", "--no-dereference", from, to, NULL };
 
-		if (run_argv(argv, -1) != 0)
-			warn("cannot copy the artifacts of %s", sl->abs);
+		st = run_argv(argv, null_fd);
 	}
+	closep(&null_fd);
+	if (st == 0)
+		return NULL;
+	return xasprintf("cannot copy %s to %s (cp %s %d)", from, to,
+			 st < 0 ? "could not start:" : "exit status",
+			 st < 0		 ? -st
+			 : WIFEXITED(st) ? WEXITSTATUS(st)
+					 : -1);
+}
+
+/* nftw has no context argument: the count of what drop_special removed. */
+static size_t specials_removed;
+
+static int drop_special(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)ftw;
+	if (flag == FTW_F && !S_ISREG(st->st_mode) && unlink(path) == 0)
+		specials_removed++;
+	else if (flag == FTW_SL && unlink(path) == 0)
+		specials_removed++;
+	return 0;
+}
+
+/*
+ * Removes what a guest left in its artifacts that is neither a file nor a
+ * folder: a symbolic link could point anywhere on the host, and a user or
+ * a CI job's artifact upload would follow it; a FIFO would block a reader.
+ * Landlock refuses to make them in the first place; this is the second
+ * line, and the only one where Landlock is missing. Returns the count.
+ */
+static size_t drop_specials(const char *dir)
+{
+	specials_removed = 0;
+	if (nftw(dir, drop_special, 32, FTW_PHYS) < 0)
+		return 0;
+	return specials_removed;
+}
+
+/* Closes the test's logs; returns what could not be written, or NULL. */
+static char *close_logs(struct test_io *io)
+{
+	int ktap_err = ferror(io->ktap_log) ? EIO : 0;
+
+	if (fclose(io->ktap_log) != 0 && !ktap_err)
+		ktap_err = errno;
+	if (close(io->console_fd) < 0 && !io->console_err)
+		io->console_err = errno;
+	if (ktap_err)
+		return xasprintf("cannot write ktap.log: %s", strerror(ktap_err));
+	if (io->console_err)
+		return xasprintf("cannot write console.log: %s", strerror(io->console_err));
+	return NULL;
 }
 
 /* --check-determinism: compare with run 1; returns the difference or NULL. */
@@ -329,7 +395,8 @@ static bool retry(struct sched *s, struct slot *sl, const char *reason)
 	aside = xasprintf("%s.try%d", sl->abs, sl->job.tries);
 	rm_rf(aside);
 	if (rename(sl->abs, aside) < 0)
-		warn_sys("cannot keep %s", sl->abs);
+		emit(&sl->io, "# cannot keep the failed try's folder %s: %s\n", sl->abs,
+		     strerror(errno));
 	/* j.tries already counts the run that just failed. */
 	emit(&sl->io, "# %s failed%s%s%s; retrying (%d of %d)\n", j.t->id, reason ? " (" : "",
 	     reason ? reason : "", reason ? ")" : "", j.tries, s->so->retry);
@@ -354,16 +421,28 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	const struct sched_opts *so = s->so;
 	struct guest_outcome o;
 	struct record *r;
-	char *reason = NULL, *diff = NULL;
+	char *reason = NULL, *diff = NULL, *lost, *lost_art;
 	enum verdict v;
 
 	guest_finish(sl->g, &o);
 	sl->g = NULL;
 	if (sl->io.partial.len)
 		result_line(&sl->io, sl->io.partial.buf);
-	fclose(sl->io.ktap_log);
-	close(sl->io.console_fd);
-	collect_artifacts(so, sl);
+	lost = close_logs(&sl->io);
+	lost_art = collect_artifacts(so, sl);
+	if (!lost_art) {
+		_cleanup_free_ char *art = xasprintf("%s/artifacts", sl->abs);
+		size_t n = drop_specials(art);
+
+		if (n)
+			emit(&sl->io,
+			     "    # removed %zu symbolic link%s, FIFO%s or device%s the test left "
+			     "in /results\n",
+			     n, n > 1 ? "s" : "", n > 1 ? "s" : "", n > 1 ? "s" : "");
+	}
+	if (!lost)
+		lost = steal_ptr(&lost_art);
+	free(lost_art);
 	sl->job.tries++;
 	v = verdict_of(&o, &sl->ktap, &reason);
 	if (so->check_determinism && v != V_INTERRUPTED && (diff = compare_runs(sl))) {
@@ -379,6 +458,7 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	if (is_failure(v) && !s->res->host_signal && retry(s, sl, reason)) {
 		print_block(s, sl);
 		free(reason);
+		free(lost);
 		ktap_free(&sl->ktap);
 		goto out;
 	}
@@ -405,10 +485,17 @@ static void slot_finish(struct sched *s, struct slot *sl)
 			      .ktap = sl->ktap,
 			      .verdict = v,
 			      .reason = reason,
+			      .lost = lost,
 			      .failed_attempts = sl->job.tries - 1 };
-	emit(&sl->io, "%s %zu %s%s%s\n",
-	     v == V_PASS || v == V_SKIP || v == V_FLAKY ? "ok" : "not ok", s->res->nrec,
-	     sl->job.t->id, reason ? " # " : "", reason ? reason : "");
+	if (lost)
+		emit(&sl->io, "# %s: %s\n", sl->job.t->id, lost);
+	{
+		struct strbuf line = { 0 };
+
+		record_result_line(&line, r, s->res->nrec);
+		emit(&sl->io, "%s", line.buf);
+		sb_release(&line);
+	}
 	if (!so->quiet)
 		emit(&sl->io, "# %s: %s, %.3f simulated s, %.3f wall s\n", sl->job.t->id,
 		     verdict_name(v), o.sim_seconds, o.wall_seconds);
@@ -416,7 +503,7 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	fflush(so->run_ktap);
 	s->done++;
 	s->wall_sum += o.wall_seconds;
-	s->passed += v == V_PASS || v == V_SKIP || v == V_FLAKY;
+	s->passed += verdict_passed(v);
 	s->failed += is_failure(v);
 out:
 	free(sl->job.first_out);
@@ -474,7 +561,7 @@ static void on_signals(struct sched *s, int sfd)
 int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 	      struct sched_result *res, struct uerr *e)
 {
-	struct sched s = { .so = so, .res = res, .t0 = now() };
+	struct sched s = { .so = so, .res = res, .t0 = monotonic_now() };
 	int sfd = supervise_signalfd(), r = -1;
 
 	memset(res, 0, sizeof(*res));
@@ -545,6 +632,7 @@ void sched_result_free(struct sched_result *res)
 		ktap_free(&res->rec[i].ktap);
 		free(res->rec[i].dir);
 		free(res->rec[i].reason);
+		free(res->rec[i].lost);
 	}
 	free(res->rec);
 	res->rec = NULL;

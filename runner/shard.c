@@ -241,18 +241,10 @@ static uint64_t fnv1a(const char *s)
 }
 
 /*
- * splitmix64's finaliser: FNV-1a alone barely changes its high bits for
- * inputs that differ only at the end, which would make one shard win
- * most comparisons.
+ * FNV-1a alone barely changes its high bits for inputs that differ only at
+ * the end, which would make one shard win most comparisons: its hash goes
+ * through splitmix64's finaliser (splitmix64_mix).
  */
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
 
 /* Rendezvous hashing: 0-based shard with the highest weight for id. */
 static int hashed_shard(const char *id, int nshards)
@@ -261,7 +253,7 @@ static int hashed_shard(const char *id, int nshards)
 	int best = 0;
 
 	for (int s = 0; s < nshards; s++) {
-		uint64_t w = mix64(h ^ ((uint64_t)(s + 1) * 0x9e3779b97f4a7c15ULL));
+		uint64_t w = splitmix64_mix(h ^ ((uint64_t)(s + 1) * 0x9e3779b97f4a7c15ULL));
 
 		if (s == 0 || w > best_w) {
 			best = s;

@@ -50,14 +50,6 @@ void supervise_block_signals(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Channels: ttyS0 (out), ttyS1 (control), ttyS2 (err), console pipe. */
 enum { CH_OUT, CH_CTL, CH_ERR, CH_CON, CH_N };
 
@@ -92,6 +84,10 @@ static void control_line(struct guest_outcome *o, bool *ended, const char *l)
 		o->end = GUEST_SIM_TIMEOUT;
 		o->sim_seconds = sim;
 		snprintf(o->detail, sizeof(o->detail), "simulated-time limit of %ld s", v);
+	} else if (!strncmp(l, "setup-error ", 12)) {
+		*ended = true;
+		o->end = GUEST_INIT_ERROR;
+		snprintf(o->detail, sizeof(o->detail), "%.200s", l + 12);
 	} else if (!strncmp(l, "end error", 9) || !strncmp(l, "error ", 6)) {
 		*ended = true;
 		o->end = GUEST_INIT_ERROR;
@@ -100,17 +96,29 @@ static void control_line(struct guest_outcome *o, bool *ended, const char *l)
 	}
 }
 
-/* Kernel console lines worth naming as the reason for a crash. */
-static void console_line(struct guest_outcome *o, bool *crashed, const char *l)
+const char *guest_crash_mark(const char *text, size_t len)
 {
 	static const char *const marks[] = { "Kernel panic - not syncing", "Oops",
 					     "BUG: ", "general protection fault" };
+	const char *best = NULL;
 
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-		if (!*crashed && strstr(l, marks[i])) {
-			*crashed = true;
-			snprintf(o->detail, sizeof(o->detail), "%.200s", strstr(l, marks[i]));
-		}
+	for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
+		const char *p = memmem(text, len, marks[m], strlen(marks[m]));
+
+		if (p && (!best || p < best))
+			best = p;
+	}
+	return best;
+}
+
+/* Kernel console lines worth naming as the reason for a crash. */
+static void console_line(struct guest_outcome *o, bool *crashed, const char *l)
+{
+	const char *mark = *crashed ? NULL : guest_crash_mark(l, strlen(l));
+
+	if (mark) {
+		*crashed = true;
+		snprintf(o->detail, sizeof(o->detail), "%.200s", mark);
 	}
 }
 
@@ -229,8 +237,12 @@ static void terminal_to(pid_t pgid)
  * the linux process itself). Unprivileged, a plain fork: the process group
  * and the subreaper then do that work, short of a SIGKILLed umlrun.
  */
-static pid_t fork_guest(void)
+static pid_t fork_guest(const struct confine_plan *cp)
 {
+	if (cp->mount_ns)
+		/* No fallback: the plan promised a jail (confine.h). */
+		return (pid_t)syscall(SYS_clone, CLONE_NEWPID | CLONE_NEWNS | SIGCHLD, NULL, NULL,
+				      NULL, NULL);
 	if (geteuid() == 0) {
 		pid_t pid =
 		    (pid_t)syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, NULL, NULL, NULL, NULL);
@@ -248,7 +260,7 @@ static pid_t fork_guest(void)
  * child, reaps whatever is orphaned, and exits with linux's status
  * (128+N for a signal, as a shell would say). Its death ends the namespace.
  */
-UMLRUN_NORETURN static void be_namespace_init(char **argv)
+UMLRUN_NORETURN static void be_namespace_init(const char *exe, char **argv)
 {
 	int st;
 	pid_t w, pid = fork();
@@ -256,8 +268,8 @@ UMLRUN_NORETURN static void be_namespace_init(char **argv)
 	if (pid < 0)
 		_exit(126);
 	if (pid == 0) {
-		execv(argv[0], argv);
-		dprintf(2, "%s: cannot run %s: %s\n", prog_name, argv[0], strerror(errno));
+		execv(exe, argv);
+		dprintf(2, "%s: cannot run %s: %s\n", prog_name, exe, strerror(errno));
 		_exit(127);
 	}
 	for (;;) {
@@ -318,15 +330,28 @@ static int deny_host_getrandom(void)
 	};
 	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return -1;
+	/* no_new_privs is set already (exec_guest). */
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+
+/*
+ * The child could not set the guest up: one line on the control channel
+ * (fd 4 by now), which the parent reports as an infrastructure error.
+ */
+UMLRUN_NORETURN static void setup_failed(const char *what, int err)
+{
+	dprintf(4, "\nsetup-error %s: %s\n", what, strerror(err));
+	dprintf(2, "%s: %s: %s\n", prog_name, what, strerror(err));
+	_exit(126);
 }
 
 /* In the child: fds 0-5 as the command line expects, then exec. */
 UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 				       struct chan ch[CH_N], pid_t parent)
 {
+	const struct confine_plan *cp = &g->stage->confine;
+	const char *exe = argv[0];
+	int r;
 	const int want[] = { -1, -1, -1, ch[CH_OUT].guest, ch[CH_CTL].guest, ch[CH_ERR].guest };
 	sigset_t set;
 	int fds[6];
@@ -358,6 +383,20 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 		if (dup2(fds[i], i) < 0)
 			_exit(126);
 	closefrom(6);
+	/*
+	 * The jail first, while still root; from here on linux sees only its
+	 * stage (and finds it at CONFINE_JAIL_STAGE). getpid() is 1 only in
+	 * the namespaces fork_guest made: never mount in the host's.
+	 */
+	if (cp->mount_ns) {
+		if (getpid() != 1)
+			setup_failed("cannot confine the guest: no mount namespace", EPERM);
+		if ((r = confine_mounts(cp, g->stage->dir, g->index, g->stage->uid,
+					g->stage->gid)) < 0)
+			setup_failed("cannot build the guest's mount namespace", -r);
+		/* argv[0] stays the host's path: ps and pgrep name the stage. */
+		exe = CONFINE_JAIL_STAGE "/linux";
+	}
 	if (g->stage->drop) {
 		if (setgroups(0, NULL) < 0 || setgid(g->stage->gid) < 0 ||
 		    setuid(g->stage->uid) < 0) {
@@ -380,13 +419,16 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 		 */
 		char *dir = xasprintf("%s/g%d", g->stage->dir, g->index);
 
-		if (chdir(dir) < 0) {
-			dprintf(2, "%s: cannot enter %s: %s\n", prog_name, dir, strerror(errno));
-			_exit(126);
-		}
+		if (!cp->mount_ns && chdir(dir) < 0)
+			setup_failed("cannot enter the guest's folder", errno);
 		setenv("TMPDIR", "uml", 1);
 		personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE);
 	}
+	/* Landlock and seccomp both need it when unprivileged; linux never gains any. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		setup_failed("cannot set no_new_privs", errno);
+	if ((r = confine_landlock(cp, g->stage->dir, g->index)) < 0)
+		setup_failed("cannot confine the guest with Landlock", -r);
 	if (deny_host_getrandom() < 0)
 		dprintf(2,
 			"%s: warning: cannot keep host randomness out of the guest (seccomp: %s); "
@@ -395,9 +437,9 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 	watched_set(&set);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	if (getpid() == 1)
-		be_namespace_init(argv);
-	execv(argv[0], argv);
-	dprintf(2, "%s: cannot run %s: %s\n", prog_name, argv[0], strerror(errno));
+		be_namespace_init(exe, argv);
+	execv(exe, argv);
+	dprintf(2, "%s: cannot run %s: %s\n", prog_name, exe, strerror(errno));
 	_exit(127);
 }
 
@@ -440,11 +482,15 @@ int guest_start(const struct guest_spec *g, const struct guest_io *io, double wa
 
 		its.it_value.tv_sec = (time_t)wall_timeout;
 		its.it_value.tv_nsec = (long)((wall_timeout - (double)(time_t)wall_timeout) * 1e9);
-		timerfd_settime(gu->tfd, 0, &its, NULL);
+		/* Without it a busy loop under inf-cpu would run for ever. */
+		if (timerfd_settime(gu->tfd, 0, &its, NULL) < 0) {
+			uerr_sys(e, EXIT_INFRA, "cannot arm the wall-clock limit");
+			goto fail;
+		}
 	}
-	gu->t0 = now();
+	gu->t0 = monotonic_now();
 	parent = getpid();
-	gu->pid = fork_guest();
+	gu->pid = fork_guest(&g->stage->confine);
 	if (gu->pid < 0) {
 		uerr_sys(e, EXIT_INFRA, "fork");
 		goto fail;
@@ -550,7 +596,7 @@ static void decide(struct guest *g)
 {
 	struct guest_outcome *o = &g->o;
 
-	o->wall_seconds = now() - g->t0;
+	o->wall_seconds = monotonic_now() - g->t0;
 	if (o->host_signal) {
 		o->end = GUEST_INTERRUPTED;
 		snprintf(o->detail, sizeof(o->detail), "umlrun received %s",

@@ -47,6 +47,12 @@ struct guest_outcome {
 };
 
 const char *guest_end_name(enum guest_end e);
+/*
+ * Where in text (len bytes) the kernel's first crash report starts (a
+ * panic, an oops, a BUG), or NULL: the one list of what counts as a crash
+ * on the console, for the verdict and for the report's excerpt.
+ */
+const char *guest_crash_mark(const char *text, size_t len);
 void supervise_block_signals(void);
 /* wall_timeout <= 0: none. */
 int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall_timeout,

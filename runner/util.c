@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 
 const char *prog_name = "umlrun";
 
@@ -54,9 +55,14 @@ int uerr_sys(struct uerr *e, int code, const char *fmt, ...)
 	return -1;
 }
 
-void uerr_die(const struct uerr *e)
+void uerr_print(const struct uerr *e)
 {
 	fprintf(stderr, "%s: %s\n", prog_name, e->msg);
+}
+
+void uerr_die(const struct uerr *e)
+{
+	uerr_print(e);
 	exit(e->code);
 }
 
@@ -130,6 +136,15 @@ void *xcalloc(size_t n, size_t m)
 void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
+	if (!p)
+		die(EXIT_INFRA, "out of memory");
+	return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
 	if (!p)
 		die(EXIT_INFRA, "out of memory");
 	return p;
@@ -499,4 +514,24 @@ int sb_write_atomic(const char *path, struct strbuf *sb, struct uerr *e)
 		return uerr_sys(e, EXIT_INFRA, "cannot write %s", path);
 	}
 	return 0;
+}
+
+double monotonic_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+uint64_t splitmix64_mix(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+uint64_t splitmix64_next(uint64_t *state)
+{
+	return splitmix64_mix(*state += 0x9e3779b97f4a7c15ULL);
 }

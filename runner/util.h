@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -46,6 +47,8 @@ int uerr_set(struct uerr *e, int code, const char *fmt, ...) UMLRUN_PRINTF(3, 4)
 /* Like uerr_set, appending ": strerror(errno)"; errno is read first. */
 int uerr_sys(struct uerr *e, int code, const char *fmt, ...) UMLRUN_PRINTF(3, 4);
 UMLRUN_NORETURN void uerr_die(const struct uerr *e);
+/* Prints e as uerr_die does, and goes on (the caller keeps its exit code). */
+void uerr_print(const struct uerr *e);
 
 UMLRUN_NORETURN void die(int code, const char *fmt, ...) UMLRUN_PRINTF(2, 3);
 UMLRUN_NORETURN void die_sys(int code, const char *fmt, ...) UMLRUN_PRINTF(2, 3);
@@ -57,6 +60,7 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) UMLRUN_PRINTF(1, 2);
 
 static inline void freep(void *p)
@@ -130,6 +134,16 @@ bool is_dir(const char *path);
 int run_argv(char *const argv[], int log_fd);
 /* Run argv and return its stdout (NULL on failure, *status set). */
 char *capture_argv(char *const argv[], int *status);
+
+/* CLOCK_MONOTONIC in seconds: wall-clock durations. */
+double monotonic_now(void);
+/*
+ * splitmix64: the next number of a fixed, portable sequence (state is the
+ * seed, advanced); splitmix64_mix is its finaliser alone, a cheap
+ * avalanche of x's bits.
+ */
+uint64_t splitmix64_next(uint64_t *state);
+uint64_t splitmix64_mix(uint64_t x);
 
 /* SHA-256 (OpenSSL's libcrypto) over a sequence of inputs. */
 struct hasher;

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: MIT
+/* confine.c - Landlock and a mount namespace around the linux process. */
+#define _GNU_SOURCE
+#include "confine.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/landlock.h>
+
+/*
+ * The uapi header of the build host may be older than the kernel the
+ * guest runs on: the ABI is asked at run time, and what later ABIs added
+ * is spelled out here.
+ */
+#define LL_FS_TRUNCATE	  (1ULL << 14) /* ABI 3 */
+#define LL_FS_IOCTL_DEV	  (1ULL << 15) /* ABI 5 */
+#define LL_NET_BIND_TCP	  (1ULL << 0)  /* ABI 4 */
+#define LL_NET_CONN_TCP	  (1ULL << 1)
+#define LL_SCOPE_ABSTRACT (1ULL << 0) /* ABI 6 */
+#define LL_SCOPE_SIGNAL	  (1ULL << 1)
+
+struct ll_ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;
+	uint64_t scoped;
+};
+
+struct ll_path_beneath {
+	uint64_t allowed_access;
+	int32_t parent_fd;
+} __attribute__((packed));
+
+#define LL_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
+#define LL_RUN	(LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_EXECUTE)
+/* Files and folders, nothing else: no links out, no FIFOs to block a reader. */
+#define LL_WRITE                                                                                   \
+	(LL_READ | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |                 \
+	 LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_DIR |                            \
+	 LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_REFER | LL_FS_TRUNCATE)
+
+static uint64_t fs_rights_of(int abi)
+{
+	uint64_t all = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1; /* ABI 1 */
+
+	if (abi >= 2)
+		all |= LANDLOCK_ACCESS_FS_REFER;
+	if (abi >= 3)
+		all |= LL_FS_TRUNCATE;
+	if (abi >= 5)
+		all |= LL_FS_IOCTL_DEV;
+	return all;
+}
+
+static int landlock_abi(void)
+{
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+
+	return abi < 0 ? 0 : (int)abi;
+}
+
+/*
+ * Whether this process may make the namespaces the child will make: root
+ * in a container may lack CAP_SYS_ADMIN. Asked in a throwaway child.
+ */
+static bool mount_ns_works(void)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return false;
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWNS) == 0 &&
+			      mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0
+			  ? 0
+			  : 1);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void strv_add(char ***v, size_t *n, char *s)
+{
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+/*
+ * Host files linux needs besides the stage and its libraries. Without
+ * either it stops before its console is up.
+ */
+static const struct host_file {
+	const char *path;
+	uint64_t access;
+	unsigned long flags; /* of its bind mount in the jail */
+} host_files[] = {
+	/* The CPU's flags, for its floating-point state (get_host_cpu_features). */
+	{ "/proc/cpuinfo", LANDLOCK_ACCESS_FS_READ_FILE, MS_RDONLY | MS_NOSUID | MS_NODEV },
+	/* The "null" channels of the command line (con=null, ssl=null). */
+	{ "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE,
+	  MS_RDONLY | MS_NOSUID },
+};
+
+/*
+ * The files the dynamic loader opens for linux, as ldd lists them:
+ * "\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)" or
+ * "\t/lib64/ld-linux-x86-64.so.2 (0x...)". A static kernel has none.
+ */
+static int list_libraries(const char *linux_path, char ***out, struct uerr *e)
+{
+	char *argv[] = { "ldd", (char *)linux_path, NULL };
+	int status;
+	_cleanup_free_ char *text = capture_argv(argv, &status);
+	char **v = xcalloc(1, sizeof(char *));
+	size_t n = 0;
+
+	if (!text)
+		return uerr_set(e, EXIT_INFRA, "cannot run ldd on %s to confine it", linux_path);
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *p = strstr(line, "=> ");
+
+		p = p ? p + 3 : line + strspn(line, " \t");
+		if (*p != '/')
+			continue; /* the vDSO, "not a dynamic executable" */
+		p[strcspn(p, " \t")] = '\0';
+		strv_add(&v, &n, xstrdup(p));
+	}
+	if (path_exists("/etc/ld.so.cache"))
+		strv_add(&v, &n, xstrdup("/etc/ld.so.cache"));
+	*out = v;
+	return 0;
+}
+
+int confine_plan_make(struct confine_plan *p, const char *linux_path, bool as_root, struct uerr *e)
+{
+	const char *force = getenv("UMLRUN_CONFINE");
+
+	memset(p, 0, sizeof(*p));
+	/* For testing each layer alone: landlock, mount-ns or none (docs/guest.md). */
+	if (force && *force && strcmp(force, "landlock") && strcmp(force, "mount-ns") &&
+	    strcmp(force, "none"))
+		return uerr_set(e, EXIT_USAGE,
+				"UMLRUN_CONFINE=%s: expected landlock, mount-ns or none", force);
+	if (!force || !*force || !strcmp(force, "landlock"))
+		p->landlock_abi = landlock_abi();
+	if ((!force || !*force || !strcmp(force, "mount-ns")) && as_root)
+		p->mount_ns = mount_ns_works();
+	if (force && !strcmp(force, "landlock") && !p->landlock_abi)
+		return uerr_set(e, EXIT_INFRA,
+				"UMLRUN_CONFINE=landlock: this host kernel has no Landlock");
+	if (force && !strcmp(force, "mount-ns") && !p->mount_ns)
+		return uerr_set(e, EXIT_INFRA,
+				"UMLRUN_CONFINE=mount-ns: needs root allowed to make namespaces");
+	return list_libraries(linux_path, &p->libs, e);
+}
+
+void confine_plan_free(struct confine_plan *p)
+{
+	strv_free(p->libs);
+	p->libs = NULL;
+}
+
+char *confine_describe(const struct confine_plan *p)
+{
+	if (p->landlock_abi && p->mount_ns)
+		return xasprintf("landlock-v%d+mount-ns", p->landlock_abi);
+	if (p->landlock_abi)
+		return xasprintf("landlock-v%d", p->landlock_abi);
+	return xstrdup(p->mount_ns ? "mount-ns" : "none");
+}
+
+/* ---- the mount namespace ---- */
+
+/* mkdir -p for the folders above path, then path itself as a folder or file. */
+static int make_target(const char *path, bool dir)
+{
+	_cleanup_free_ char *parent = xstrdup(path);
+	char *slash = strrchr(parent, '/');
+	int fd;
+
+	if (slash && slash != parent) {
+		*slash = '\0';
+		if (mkdir_p(parent, 0755) < 0)
+			return -errno;
+	}
+	if (dir)
+		return mkdir(path, 0755) < 0 && errno != EEXIST ? -errno : 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int bind_mount(const char *from, const char *to, unsigned long flags)
+{
+	struct stat st;
+	int r;
+
+	if (stat(from, &st) < 0)
+		return -errno;
+	if ((r = make_target(to, S_ISDIR(st.st_mode))) < 0)
+		return r;
+	if (mount(from, to, NULL, MS_BIND | MS_REC, NULL) < 0)
+		return -errno;
+	/* Flags of a bind mount change only by remounting it. */
+	if (mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | flags, NULL) < 0)
+		return -errno;
+	return 0;
+}
+
+int confine_mounts(const struct confine_plan *p, const char *stage, int index, uid_t uid, gid_t gid)
+{
+	const unsigned long ro = MS_RDONLY | MS_NOSUID | MS_NODEV;
+	_cleanup_free_ char *jail = xasprintf("%s/jail", stage);
+	_cleanup_free_ char *gdir = xasprintf("g%d", index);
+	static const char *const ro_parts[] = { "linux", "root", "suite" };
+	int r;
+
+	if (!p->mount_ns)
+		return 0;
+	/* Nothing mounted here may show outside, or the other way round. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return -errno;
+	if (mount("umlrun", jail, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=256k") < 0)
+		return -errno;
+	for (size_t i = 0; i < sizeof(ro_parts) / sizeof(ro_parts[0]); i++) {
+		_cleanup_free_ char *from = xasprintf("%s/%s", stage, ro_parts[i]);
+		_cleanup_free_ char *to =
+		    xasprintf("%s" CONFINE_JAIL_STAGE "/%s", jail, ro_parts[i]);
+
+		if ((r = bind_mount(from, to, ro)) < 0)
+			return r;
+	}
+	{
+		_cleanup_free_ char *from = xasprintf("%s/%s", stage, gdir);
+		_cleanup_free_ char *to = xasprintf("%s" CONFINE_JAIL_STAGE "/%s", jail, gdir);
+
+		_cleanup_free_ char *uml = xasprintf("%s/uml", to);
+		_cleanup_free_ char *opts = xasprintf("mode=0700,uid=%u,gid=%u", uid, gid);
+
+		if ((r = bind_mount(from, to, MS_NOSUID | MS_NODEV)) < 0)
+			return r;
+		/*
+		 * UML's memory file (TMPDIR=uml) in memory, as UML prefers it,
+		 * gone with the namespace. Not noexec: UML maps it executable.
+		 */
+		if (mount("umlrun-mem", uml, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
+			return -errno;
+	}
+	for (size_t i = 0; p->libs && p->libs[i]; i++) {
+		_cleanup_free_ char *to = xasprintf("%s%s", jail, p->libs[i]);
+
+		if ((r = bind_mount(p->libs[i], to, ro)) < 0)
+			return r;
+	}
+	for (size_t i = 0; i < sizeof(host_files) / sizeof(host_files[0]); i++) {
+		_cleanup_free_ char *to = xasprintf("%s%s", jail, host_files[i].path);
+
+		if ((r = bind_mount(host_files[i].path, to, host_files[i].flags)) < 0)
+			return r;
+	}
+	/* pivot_root(".", "."): the old root stacks under the new; detach it. */
+	if (chdir(jail) < 0 || syscall(SYS_pivot_root, ".", ".") < 0 ||
+	    umount2(".", MNT_DETACH) < 0)
+		return -errno;
+	if (mount(NULL, "/", NULL, MS_REMOUNT | ro, NULL) < 0)
+		return -errno;
+	if (chdir(CONFINE_JAIL_STAGE) < 0 || chdir(gdir) < 0)
+		return -errno;
+	return 0;
+}
+
+/* ---- Landlock ---- */
+
+static int allow(int ruleset, const char *path, uint64_t access, uint64_t handled)
+{
+	struct ll_path_beneath pb = { .allowed_access = access & handled };
+	int r = 0;
+
+	pb.parent_fd = open(path, O_PATH | O_CLOEXEC);
+	if (pb.parent_fd < 0)
+		return -errno;
+	if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
+		r = -errno;
+	close(pb.parent_fd);
+	return r;
+}
+
+int confine_landlock(const struct confine_plan *p, const char *stage, int index)
+{
+	struct ll_ruleset_attr attr = { .handled_access_fs = fs_rights_of(p->landlock_abi) };
+	uint64_t h = attr.handled_access_fs;
+	size_t size = sizeof(attr.handled_access_fs);
+	const char *base = p->mount_ns ? CONFINE_JAIL_STAGE : stage;
+	struct {
+		const char *sub;
+		uint64_t access;
+	} const parts[] = {
+		{ "linux", LL_RUN },
+		{ "root", LL_READ },
+		{ "suite", LL_READ },
+		{ "results", LL_WRITE },
+		/* The umid folder holds UML's mconsole socket. */
+		{ "uml", LL_WRITE | LANDLOCK_ACCESS_FS_MAKE_SOCK },
+	};
+	int ruleset, r = 0;
+
+	if (!p->landlock_abi)
+		return 0;
+	if (p->landlock_abi >= 4) {
+		/* No rule allows TCP: linux needs no network. */
+		attr.handled_access_net = LL_NET_BIND_TCP | LL_NET_CONN_TCP;
+		size = offsetof(struct ll_ruleset_attr, scoped);
+	}
+	if (p->landlock_abi >= 6) {
+		attr.scoped = LL_SCOPE_ABSTRACT | LL_SCOPE_SIGNAL;
+		size = sizeof(attr);
+	}
+	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+	if (ruleset < 0)
+		return -errno;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && !r; i++) {
+		bool mine = !strcmp(parts[i].sub, "results") || !strcmp(parts[i].sub, "uml");
+		_cleanup_free_ char *path = mine ? xasprintf("%s/g%d/%s", base, index, parts[i].sub)
+						 : xasprintf("%s/%s", base, parts[i].sub);
+
+		r = allow(ruleset, path, parts[i].access, h);
+	}
+	for (size_t i = 0; p->libs && p->libs[i] && !r; i++)
+		r = allow(ruleset, p->libs[i], LL_RUN, h);
+	for (size_t i = 0; i < sizeof(host_files) / sizeof(host_files[0]) && !r; i++)
+		r = allow(ruleset, host_files[i].path, host_files[i].access, h);
+	if (!r && syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
+		r = -errno;
+	close(ruleset);
+	return r;
+}

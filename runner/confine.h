@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * confine.h - what a guest's linux process can reach on the host.
+ *
+ * hostfs is no jail: a guest joins any mount option to the hostfs= prefix
+ * as text (`mount -t hostfs none /m -o ../../../etc` reaches the host's
+ * /etc) and acts on host files with the host uid of the linux process. So
+ * the host confines that process, in the child, between fork and exec:
+ *
+ *   Landlock (any user, when the host kernel has it; the best ABI it
+ *   offers): linux may read and execute its kernel binary and the shared
+ *   libraries the dynamic loader names for it; read /proc/cpuinfo (UML
+ *   asks for the CPU's flags at boot); read the stage's root/ and
+ *   suite/; read and write its own gN/results/ (files and folders only: no
+ *   symbolic links, FIFOs, sockets or devices) and gN/uml/ (its memory
+ *   file and umid folder). Nothing else, and no TCP (ABI 4), no signals or
+ *   abstract sockets beyond its own processes (ABI 6).
+ *
+ *   A mount namespace (as root): linux's whole file system is a small
+ *   tmpfs holding just those paths, bind-mounted (kernel, libraries, root
+ *   and suite read-only, gN nosuid and nodev), entered with pivot_root.
+ *   Inside it the stage is at CONFINE_JAIL_STAGE, whatever its host path,
+ *   and gN/uml (UML's memory file) is a tmpfs of its own.
+ *
+ * Usage: confine_plan() once per stage in the parent (it probes what the
+ * host offers and lists the libraries); in the child, confine_mounts()
+ * while still root, then (after dropping privileges) confine_landlock().
+ * Both return 0 or -errno and never print: the child reports and exits.
+ * A plan that cannot be applied in the child is an error, never a quiet
+ * fallback to less confinement.
+ */
+#ifndef UMLRUN_CONFINE_H
+#define UMLRUN_CONFINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+/* Where the stage appears inside the mount namespace. */
+#define CONFINE_JAIL_STAGE "/umlrun"
+
+struct confine_plan {
+	int landlock_abi; /* 0: Landlock unavailable */
+	bool mount_ns;	  /* root: the private mount namespace and pivot_root */
+	char **libs;	  /* host files linux reads: libraries, /proc/cpuinfo; NULL-terminated */
+};
+
+/* Probes the host; linux is the kernel binary (for its libraries). */
+int confine_plan_make(struct confine_plan *p, const char *linux_path, bool as_root, struct uerr *e);
+void confine_plan_free(struct confine_plan *p);
+/* What results.json records: "landlock-v7+mount-ns", "landlock-v2" or "none". */
+char *confine_describe(const struct confine_plan *p);
+
+/*
+ * In the child, as root, in a new mount namespace: builds the jail for
+ * STAGE/gINDEX and enters it (cwd CONFINE_JAIL_STAGE/gINDEX). A no-op
+ * without p->mount_ns.
+ */
+int confine_mounts(const struct confine_plan *p, const char *stage, int index, uid_t uid,
+		   gid_t gid);
+/* In the child, after dropping privileges, with no_new_privs set. */
+int confine_landlock(const struct confine_plan *p, const char *stage, int index);
+
+#endif
