@@ -311,7 +311,7 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 		stage_destroy(s);
 		return -1;
 	}
-	if (confine_plan_make(&s->confine, linux_path, s->drop, e) < 0) {
+	if (confine_plan_make(&s->confine, kernel, s->drop, e) < 0) {
 		stage_destroy(s);
 		return -1;
 	}

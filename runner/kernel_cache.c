@@ -551,11 +551,14 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 		goto out;
 	}
 	inputs_path = xasprintf("%s/inputs.txt", k->dir);
-	if ((r = write_file_atomic(inputs_path, p.inputs, strlen(p.inputs))) < 0) {
-		errno = -r;
-		r = -1;
-		uerr_sys(e, EXIT_INFRA, "cannot write %s", inputs_path);
-		goto out;
+	{
+		int w = write_file_atomic(inputs_path, p.inputs, strlen(p.inputs));
+
+		if (w < 0) {
+			errno = -w;
+			uerr_sys(e, EXIT_INFRA, "cannot write %s", inputs_path);
+			goto out;
+		}
 	}
 	log = xasprintf("%s/build.log", k->dir);
 	unlink(log);
