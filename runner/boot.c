@@ -351,13 +351,15 @@ int stage_guest_dir(const struct stage *s, int index, struct uerr *e)
 	return 0;
 }
 
-void stage_destroy(struct stage *s)
+int stage_destroy(struct stage *s)
 {
+	int r = 0;
+
 	confine_plan_free(&s->confine);
 	if (s->dir) {
-		if (rm_rf(s->dir) < 0)
-			warn_sys("cannot remove %s", s->dir);
+		r = rm_rf(s->dir);
 		free(s->dir);
 		s->dir = NULL;
 	}
+	return r;
 }

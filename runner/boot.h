@@ -78,7 +78,8 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 int stage_overlay(const struct stage *s, const char *script, const char *dir, struct uerr *e);
 /* STAGE/gN with results/ and uml/ owned by the guest's user. */
 int stage_guest_dir(const struct stage *s, int index, struct uerr *e);
-void stage_destroy(struct stage *s);
+/* 0, or -errno when the folder could not be removed (the next umlrun sweeps it). */
+int stage_destroy(struct stage *s);
 /* Removes stages left by umlrun processes that are gone (SIGKILL). */
 void stage_sweep(void);
 

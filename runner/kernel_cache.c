@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -116,8 +117,27 @@ static int run_step(char *const argv[], const char *log, const char *what, struc
  * make, with its output in the log and one moving line on the terminal
  * (or one line a minute when stderr is not a terminal, e.g. in CI logs).
  */
-static int run_make_progress(char *const argv[], const char *log, bool tty, struct uerr *e)
+static void say(const struct kernel_opts *o, bool transient, const char *fmt, ...)
+    UMLRUN_PRINTF(3, 4);
+static void say(const struct kernel_opts *o, bool transient, const char *fmt, ...)
 {
+	_cleanup_free_ char *text = NULL;
+	va_list ap;
+
+	if (!o->say)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	if (text)
+		o->say(o->say_ctx, transient, text);
+}
+
+static int run_make_progress(char *const argv[], const char *log, const struct kernel_opts *o,
+			     struct uerr *e)
+{
+	bool tty = o->progress;
 	_cleanup_close_ int fd = log_open(log, e);
 	int pfd[2], st;
 	time_t t0 = time(NULL), last_print = t0;
@@ -165,17 +185,17 @@ static int run_make_progress(char *const argv[], const char *log, bool tty, stru
 		if (have > sizeof(buf) / 2)
 			have = 0;
 		if (tty) {
-			fprintf(stderr, "\r\033[K%s: building kernel [%lu steps, %lds] %.60s",
-				prog_name, steps, (long)(time(NULL) - t0), cur);
+			say(o, true, "building kernel [%lu steps, %lds] %.60s", steps,
+			    (long)(time(NULL) - t0), cur);
 		} else if (time(NULL) - last_print >= 60) {
 			last_print = time(NULL);
-			fprintf(stderr, "%s: building kernel: %lu steps, %lds\n", prog_name, steps,
-				(long)(last_print - t0));
+			say(o, false, "building kernel: %lu steps, %lds", steps,
+			    (long)(last_print - t0));
 		}
 	}
 	close(pfd[0]);
-	if (tty)
-		fprintf(stderr, "\r\033[K");
+	if (tty && o->say)
+		o->say(o->say_ctx, true, NULL);
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return uerr_sys(e, EXIT_INFRA, "waitpid");
@@ -571,7 +591,7 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 		hasher_final(h, sid);
 		sid[16] = '\0';
 		if (o->progress)
-			note("extracting %s (once)", o->tarball);
+			say(o, false, "extracting %s (once)", o->tarball);
 		if (extract_tarball(root, o->tarball, sid, &p.src, e) < 0)
 			goto out;
 	}
@@ -580,7 +600,7 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 		uerr_sys(e, EXIT_INFRA, "cannot create %s", bdir);
 		goto out;
 	}
-	note("building the kernel in %s (log: %s)", bdir, log);
+	say(o, false, "building the kernel in %s (log: %s)", bdir, log);
 	if (configure(p.src, bdir, p.frags, p.nfrags, &p.req, log, e) < 0)
 		goto out;
 	{
@@ -588,7 +608,7 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 		_cleanup_free_ char *j_arg = xasprintf("-j%d", o->jobs > 0 ? o->jobs : 1);
 		char *argv[] = { "make", "-C", p.src, "ARCH=um", o_arg, j_arg, "linux", NULL };
 
-		if (run_make_progress(argv, log, o->progress, e) < 0)
+		if (run_make_progress(argv, log, o, e) < 0)
 			goto out;
 	}
 	if (install_kernel(k, bdir, e) < 0)

@@ -25,7 +25,14 @@ struct kernel_opts {
 	size_t nfragments;
 	const char *config_dir; /* the project's uml-config/ */
 	int jobs;
-	bool progress; /* draw a moving progress line on stderr */
+	bool progress; /* a terminal: progress as one moving line */
+	/*
+	 * Progress for the user, or NULL: the command layer prints it. A
+	 * transient text replaces the last one (with progress set); NULL
+	 * text clears it.
+	 */
+	void (*say)(void *ctx, bool transient, const char *text);
+	void *say_ctx;
 };
 
 struct kernel {

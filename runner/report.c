@@ -85,9 +85,10 @@ int run_dir_create(const char *results, char **run_dir, struct uerr *e)
 	latest = xasprintf("%s/latest", results);
 	tmp_link = xasprintf("%s/.latest.%ld", results, (long)getpid());
 	unlink(tmp_link);
+	e->msg[0] = '\0';
 	if (symlink(strrchr(dir, '/') + 1, tmp_link) < 0 || rename(tmp_link, latest) < 0) {
+		uerr_sys(e, EXIT_PASS, "cannot point %s at the new run", latest);
 		unlink(tmp_link);
-		warn_sys("cannot point %s at the new run", latest);
 	}
 	*run_dir = dir;
 	return 0;

@@ -69,7 +69,10 @@ bool verdict_passed(enum verdict v);
  */
 void record_result_line(struct strbuf *sb, const struct record *r, size_t number);
 enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, char **reason);
-/* Creates the run folder and points latest at it. */
+/*
+ * Creates the run folder and points latest at it. A latest link that
+ * cannot be made is no failure: e->msg says why (empty otherwise).
+ */
 int run_dir_create(const char *results, char **run_dir, struct uerr *e);
 int report_write_json(const char *path, const struct run_info *ri, const struct record *r, size_t n,
 		      struct uerr *e);

@@ -74,7 +74,7 @@ static void enqueue(struct sched *s, struct job j)
 static void erase_progress(struct sched *s)
 {
 	if (s->drawn) {
-		fprintf(stderr, "\033[%dA\033[J", s->drawn);
+		fprintf(s->so->progress, "\033[%dA\033[J", s->drawn);
 		s->drawn = 0;
 	}
 }
@@ -96,7 +96,7 @@ static void draw_progress(struct sched *s)
 
 		if (!sl->g)
 			continue;
-		fprintf(stderr, "  [g%d] %-50.50s %6.1fs\n", sl->index, sl->job.t->id,
+		fprintf(so->progress, "  [g%d] %-50.50s %6.1fs\n", sl->index, sl->job.t->id,
 			t - sl->started);
 		s->drawn++;
 	}
@@ -104,10 +104,10 @@ static void draw_progress(struct sched *s)
 	memset(bar + fill, '.', 30 - fill);
 	bar[30] = '\0';
 	if (s->done)
-		fprintf(stderr, "[%s] %zu passed, %zu failed, %zu remaining, ETA %.0fs\n", bar,
-			s->passed, s->failed, left, eta);
+		fprintf(so->progress, "[%s] %zu passed, %zu failed, %zu remaining, ETA %.0fs\n",
+			bar, s->passed, s->failed, left, eta);
 	else
-		fprintf(stderr, "[%s] %zu remaining, %.0fs so far\n", bar, left, t - s->t0);
+		fprintf(so->progress, "[%s] %zu remaining, %.0fs so far\n", bar, left, t - s->t0);
 	s->drawn++;
 }
 
@@ -177,7 +177,7 @@ static void to_console(struct test_io *io, const char *data, size_t len)
 			io->console_err = errno ? errno : ENOSPC;
 		return;
 	}
-	if (io->so->verbose && write(2, data, len) < 0)
+	if (io->so->console_copy >= 0 && write(io->so->console_copy, data, len) < 0)
 		return;
 }
 

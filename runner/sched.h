@@ -30,9 +30,9 @@ struct sched_opts {
 	double wall_timeout;	/* --wall-timeout: 0 means the suite's settings */
 	int jobs, repeat, retry;
 	bool check_determinism;
-	bool verbose;  /* copy consoles to stderr */
-	bool quiet;    /* no nested KTAP lines, results only */
-	bool progress; /* draw live status lines on stderr (a terminal) */
+	int console_copy; /* an fd to copy every console to (-v), or -1 */
+	bool quiet;	  /* no nested KTAP lines, results only */
+	FILE *progress;	  /* a terminal to draw live status lines on, or NULL */
 	const char *run_dir;
 	FILE *run_ktap; /* the run's ktap.txt */
 	FILE *out;	/* where KTAP goes as it comes (stdout), or NULL */

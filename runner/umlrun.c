@@ -94,6 +94,18 @@ static void find_project(struct session *s)
 	s->guestbin = xasprintf("%s/build/guest", s->project);
 }
 
+/* The kernel build's progress (kernel_opts.say), on stderr. */
+static void say_progress(void *ctx, bool transient, const char *text)
+{
+	(void)ctx;
+	if (!text)
+		fprintf(stderr, "\r\033[K");
+	else if (transient)
+		fprintf(stderr, "\r\033[K%s: %s", prog_name, text);
+	else
+		fprintf(stderr, "%s: %s\n", prog_name, text);
+}
+
 /* The kernel the options select; config_dir is the project's uml-config/. */
 static struct kernel_opts kernel_opts_of(const struct session *s, const char *config_dir)
 {
@@ -108,6 +120,7 @@ static struct kernel_opts kernel_opts_of(const struct session *s, const char *co
 		.config_dir = config_dir,
 		.jobs = o->make_jobs ? o->make_jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
 		.progress = isatty(2),
+		.say = say_progress,
 	};
 }
 
@@ -161,13 +174,24 @@ static char *suites_dir(const struct session *s)
 	return dir;
 }
 
+static void destroy_stage(struct stage *st)
+{
+	_cleanup_free_ char *dir = st->dir ? xstrdup(st->dir) : NULL;
+	int r = stage_destroy(st);
+
+	if (r < 0) {
+		errno = -r;
+		warn_sys("cannot remove %s", dir);
+	}
+}
+
 /* The stage to remove however umlrun ends, die() included. */
 static struct stage *live_stage;
 
 static void remove_live_stage(void)
 {
 	if (live_stage)
-		stage_destroy(live_stage);
+		destroy_stage(live_stage);
 }
 
 /*
@@ -225,7 +249,7 @@ static void session_end(struct session *s)
 	/* The atexit handler must not touch a session whose frame is gone. */
 	if (live_stage == &s->stage)
 		live_stage = NULL;
-	stage_destroy(&s->stage);
+	destroy_stage(&s->stage);
 	kernel_release(&s->kernel);
 	free(s->rootfs);
 	free(s->project);
@@ -491,6 +515,8 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	strv_free(argv);
 	if (run_dir_create(o->results_dir ? o->results_dir : "results", &run->dir, &e) < 0)
 		uerr_die(&e);
+	if (e.msg[0]) /* the run folder is there, its latest link is not */
+		warn("%s", e.msg);
 	ktap_path = xasprintf("%s/ktap.txt", run->dir);
 	ktap = fopen(ktap_path, "we");
 	if (!ktap)
@@ -516,9 +542,9 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 		.repeat = o->repeat,
 		.retry = o->retry,
 		.check_determinism = o->check_determinism,
-		.verbose = o->verbose,
+		.console_copy = o->verbose ? STDERR_FILENO : -1,
 		.quiet = o->quiet,
-		.progress = isatty(2) && !o->verbose,
+		.progress = isatty(2) && !o->verbose ? stderr : NULL,
 		.run_dir = run->dir,
 		.run_ktap = ktap,
 		.out = run->out,
