@@ -54,6 +54,9 @@ static struct {
 	char *argv[MAX_ARGS + 1];
 } param = { .mode = "off", .start = "", .suite = "suite", .timeout = 600 };
 
+/* What the host's supervise.c looks for on the console (guest_console_mark). */
+#define CONSOLE_MARK "umlrun-init: "
+
 static int ctl_fd = -1;
 static pid_t job_pid = -1;
 static double job_t0;
@@ -73,8 +76,16 @@ static void ctl(const char *fmt, ...)
 	if ((size_t)n > sizeof(buf) - 2)
 		n = sizeof(buf) - 2;
 	buf[n++] = '\n';
-	if (write(ctl_fd >= 0 ? ctl_fd : 2, buf, (size_t)n) < 0)
+	if (ctl_fd >= 0) {
+		if (write(ctl_fd, buf, (size_t)n) < 0)
+			return;
 		return;
+	}
+	/*
+	 * Before the serial lines are open: on the console, marked so that the
+	 * host reports an init error rather than a guest that died silently.
+	 */
+	dprintf(2, "\n" CONSOLE_MARK "%.*s", n, buf);
 }
 
 static double monotonic(void)
@@ -485,8 +496,9 @@ static const struct step {
 	int (*fn)(void);
 } steps[] = {
 	{ "mount kernel filesystems", mount_kernel_fs },
-	{ "read parameters", read_params },
+	/* First thing after /dev: every later error then reaches the host's control channel. */
 	{ "open channels", open_channels },
+	{ "read parameters", read_params },
 	{ "seed the random pool", seed_random },
 	{ "mount host folders", mount_host },
 	{ "run the job", run_job },

@@ -111,12 +111,24 @@ const char *guest_crash_mark(const char *text, size_t len)
 	return best;
 }
 
-/* Kernel console lines worth naming as the reason for a crash. */
-static void console_line(struct guest_outcome *o, bool *crashed, const char *l)
-{
-	const char *mark = *crashed ? NULL : guest_crash_mark(l, strlen(l));
+/*
+ * Kernel console lines worth naming as the reason for a crash; and the
+ * guest init's own errors from before its control channel was open
+ * (rootfs/init.c writes them to the console behind this mark).
+ */
+#define INIT_CONSOLE_MARK "umlrun-init: "
 
-	if (mark) {
+static void console_line(struct guest_outcome *o, bool *crashed, bool *init_failed, const char *l)
+{
+	const char *mark;
+
+	if (*crashed || *init_failed)
+		return; /* the first reason stands */
+	if (!strncmp(l, INIT_CONSOLE_MARK, strlen(INIT_CONSOLE_MARK))) {
+		*init_failed = true;
+		snprintf(o->detail, sizeof(o->detail), "guest init: %.200s",
+			 l + strlen(INIT_CONSOLE_MARK));
+	} else if ((mark = guest_crash_mark(l, strlen(l)))) {
 		*crashed = true;
 		snprintf(o->detail, sizeof(o->detail), "%.200s", mark);
 	}
@@ -125,7 +137,7 @@ static void console_line(struct guest_outcome *o, bool *crashed, const char *l)
 struct run_state {
 	const struct guest_io *io;
 	struct guest_outcome *o;
-	bool ended, crashed;
+	bool ended, crashed, init_failed;
 };
 
 static void split_lines(struct chan *c, const char *buf, size_t n, struct run_state *st, int which)
@@ -140,7 +152,7 @@ static void split_lines(struct chan *c, const char *buf, size_t n, struct run_st
 		if (which == CH_CTL)
 			control_line(st->o, &st->ended, c->line);
 		else
-			console_line(st->o, &st->crashed, c->line);
+			console_line(st->o, &st->crashed, &st->init_failed, c->line);
 		c->len = 0;
 	}
 }
@@ -608,6 +620,8 @@ static void decide(struct guest *g)
 		snprintf(o->detail, sizeof(o->detail), "wall-clock limit of %g s", g->wall_timeout);
 	} else if (g->st.crashed) {
 		o->end = GUEST_CRASH;
+	} else if (g->st.init_failed) {
+		o->end = GUEST_INIT_ERROR;
 	} else if (killed_by(o->uml_status)) {
 		o->end = GUEST_KILLED;
 		snprintf(o->detail, sizeof(o->detail), "linux killed by signal %d (%s)",

@@ -192,6 +192,10 @@ check "the next test still runs after a crash"
 nothing_left
 check "nothing is left behind after a crash"
 
+run "$umlrun" run $R ibadparam
+[ $rc -eq 3 ] && grep -q "^not ok 1 ibadparam/t0001-never.sh # ERROR guest init: error umlrun.timeout is malformed" "$work/out"
+check "a parameter the guest init refuses is an init error naming it, not a silent death"
+
 # ---- confinement: a hostile test file (docs/guest.md) ----
 # escape_run [VAR=VALUE]: the hostile file, under that confinement.
 escape_run() {
