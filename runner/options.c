@@ -2,6 +2,7 @@
 /* options.c - commands, their options and usage text. */
 #define _GNU_SOURCE
 #include "options.h"
+#include "suite.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -101,6 +102,10 @@ static const struct option long_opts[] = {
 	 BIT(O_DETERMINISM) | BIT(O_VERBOSE) | BIT(O_QUIET) | BIT(O_JOBS) | BIT(O_RETRY) |         \
 	 BIT(O_LIST) | BIT(O_TRACE) | BIT(O_IMMEDIATE) | BIT(O_RUN_LIST))
 
+/* A number as text, for the help texts: STR(600) is "600". */
+#define STR_(x) #x
+#define STR(x)	STR_(x)
+
 #define BOOT_HELP                                                                                  \
 	"  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"                       \
 	"  --start=WHEN           guest clock at boot: Unix seconds, ISO-8601 or 'now'\n"          \
@@ -147,33 +152,68 @@ static const struct command_desc {
 	  "\n" BOOT_HELP "  --results=DIR          where run folders go (default ./results)\n"
 	  "  -j, --jobs=N           guests at once (default: number of CPUs)\n"
 	  "  --timeout=SECONDS      simulated-time limit per test file (default: the\n"
-	  "                         suite's settings, else 600)\n"
-	  "  --wall-timeout=SECONDS wall-clock limit per test file (default: the\n"
-	  "                         suite's settings, else 120)\n"
-	  "  --repeat=N             run each test file N times\n"
-	  "  --check-determinism    with --repeat: fail if the guest's output differs\n"
-	  "                         between runs, showing the first difference\n"
-	  "  --retry=N              run a failing test again up to N times; one that then\n"
-	  "                         passes is reported flaky\n" SELECT_HELP
-	  "  --list                 print the selected tests and run nothing\n"
-	  "  -q, --quiet            print only each test file's result line\n"
-	  "  -v, --verbose          copy each guest's console to stderr\n"
-	  "  --trace                trace the test bodies (the harness's -x, set -x) into\n"
-	  "                         each console.log; with -v, live\n"
-	  "  --immediate            stop a test file at its first failing test (-i)\n"
-	  "  --run=LIST             only these tests of each file, e.g. 1,3-4 (the\n"
-	  "                         harness's --run); the others are reported skipped\n"
-	  "  -h, --help             show this help\n"
-	  "\n"
-	  "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure\n"
-	  "(build, boot, crash), 124 timeout, 128+N umlrun killed by signal N.\n" },
+	  "                         suite's settings, else " STR(
+	      TEST_TIMEOUT_DEFAULT) ")\n"
+				    "  --wall-timeout=SECONDS wall-clock limit per test file "
+				    "(default: the\n"
+				    "                         suite's settings, else " STR(
+					TEST_WALL_TIMEOUT_DEFAULT) ")\n"
+								   "  --repeat=N             run "
+								   "each test file N times\n"
+								   "  --check-determinism    with "
+								   "--repeat: fail if the guest's "
+								   "output differs\n"
+								   "                         "
+								   "between runs, showing the "
+								   "first difference\n"
+								   "  --retry=N              run a "
+								   "failing test again up to N "
+								   "times; one that then\n"
+								   "                         "
+								   "passes is reported "
+								   "flaky\n" SELECT_HELP
+								   "  --list                 print "
+								   "the selected tests and run "
+								   "nothing\n"
+								   "  -q, --quiet            print "
+								   "only each test file's result "
+								   "line\n"
+								   "  -v, --verbose          copy "
+								   "each guest's console to "
+								   "stderr\n"
+								   "  --trace                trace "
+								   "the test bodies (the harness's "
+								   "-x, set -x) into\n"
+								   "                         each "
+								   "console.log; with -v, live\n"
+								   "  --immediate            stop "
+								   "a test file at its first "
+								   "failing test (-i)\n"
+								   "  --run=LIST             only "
+								   "these tests of each file, e.g. "
+								   "1,3-4 (the\n"
+								   "                         "
+								   "harness's --run); the others "
+								   "are reported skipped\n"
+								   "  -h, --help             show "
+								   "this help\n"
+								   "\n"
+								   "Exit status: 0 all passed, 1 a "
+								   "test failed, 2 usage, 3 "
+								   "infrastructure\n"
+								   "(build, boot, crash), 124 "
+								   "timeout, 128+N umlrun killed "
+								   "by signal N.\n" },
 	{ CMD_EXEC, "exec", BOOT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT),
 	  "Usage: umlrun exec [OPTIONS] -- COMMAND [ARG...]\n"
 	  "Run one command in a guest under time travel, streaming its output, and\n"
 	  "exit with its status.\n"
-	  "\n" BOOT_HELP "  --timeout=SECONDS      simulated-time limit (default 600)\n"
-	  "  --wall-timeout=SECONDS wall-clock limit (default 120)\n"
-	  "  -h, --help             show this help\n" },
+	  "\n" BOOT_HELP "  --timeout=SECONDS      simulated-time limit (default " STR(
+	      TEST_TIMEOUT_DEFAULT) ")\n"
+				    "  --wall-timeout=SECONDS wall-clock limit (default " STR(
+					TEST_WALL_TIMEOUT_DEFAULT) ")\n"
+								   "  -h, --help             show "
+								   "this help\n" },
 	{ CMD_SHELL, "shell", BOOT_OPTS,
 	  "Usage: umlrun shell [OPTIONS]\n"
 	  "Boot the test guest with an interactive shell on this terminal (in\n"
@@ -280,14 +320,6 @@ static void push(char ***v, size_t *n, const char *s)
 	(*v)[(*n)++] = (char *)s;
 }
 
-static bool valid_size(const char *s)
-{
-	size_t digits = strspn(s, "0123456789");
-
-	return digits > 0 && s[0] != '0' &&
-	       (s[digits] == '\0' || (strchr("KMG", s[digits]) && !s[digits + 1]));
-}
-
 /* Options with a number: the bounds, and what the user is told. */
 static int parse_number(struct opts *o, int c, const char *arg, struct uerr *e)
 {
@@ -298,8 +330,8 @@ static int parse_number(struct opts *o, int c, const char *arg, struct uerr *e)
 	} nums[] = {
 		{ O_MAKE_JOBS, "--make-jobs", 1, 1024 },
 		{ O_JOBS, "--jobs", 1, 256 },
-		{ O_TIMEOUT, "--timeout", 1, 100L * 365 * 86400 },
-		{ O_WALL_TIMEOUT, "--wall-timeout", 1, 7 * 86400 },
+		{ O_TIMEOUT, "--timeout", 1, TEST_TIMEOUT_MAX },
+		{ O_WALL_TIMEOUT, "--wall-timeout", 1, TEST_WALL_TIMEOUT_MAX },
 		{ O_REPEAT, "--repeat", 1, 10000 },
 		{ O_RETRY, "--retry", 0, 100 },
 		{ O_SAMPLE, "--sample", 1, 1000000 },
@@ -386,7 +418,7 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		o->start = arg;
 		return 0;
 	case O_MEM:
-		if (!valid_size(arg))
+		if (!mem_size_valid(arg))
 			return uerr_set(e, EXIT_USAGE, "--mem=%s: give a size such as 256M or 1G",
 					arg);
 		o->mem = arg;

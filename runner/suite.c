@@ -9,9 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DEFAULT_TIMEOUT	     600
-#define DEFAULT_WALL_TIMEOUT 120
-
 static bool is_test_file(const char *name)
 {
 	return fnmatch("t[0-9][0-9][0-9][0-9]-*.sh", name, 0) == 0;
@@ -22,7 +19,7 @@ static bool is_test_file(const char *name)
  * zero, and at most one K, M or G (1G, not 1GK, which memparse would cut
  * short without a word), small enough to count in bytes.
  */
-static bool is_mem_size(const char *s)
+bool mem_size_valid(const char *s)
 {
 	unsigned long long v;
 	unsigned shift = 0;
@@ -64,16 +61,16 @@ int settings_parse(const char *text, const char *file, struct test *d, struct ue
 		if (!strcmp(line, "timeout")) {
 			d->timeout = strtol(eq, &end, 10);
 			if (errno || end == eq || *end || d->timeout <= 0 ||
-			    d->timeout > 100L * 365 * 86400)
+			    d->timeout > TEST_TIMEOUT_MAX)
 				goto bad;
 		} else if (!strcmp(line, "wall_timeout")) {
 			long w = strtol(eq, &end, 10);
 
-			if (errno || end == eq || *end || w <= 0 || w > 7 * 86400)
+			if (errno || end == eq || *end || w <= 0 || w > TEST_WALL_TIMEOUT_MAX)
 				goto bad;
 			d->wall_timeout = (double)w;
 		} else if (!strcmp(line, "mem")) {
-			if (!is_mem_size(eq))
+			if (!mem_size_valid(eq))
 				return uerr_set(e, EXIT_USAGE,
 						"%s:%d: mem=%s is not a size: want a number with "
 						"an optional K, M or G (mem=512M)",
@@ -102,7 +99,8 @@ static int load_suite(const char *dir, const char *suite, const char *only, stru
 	_cleanup_free_ char *sdir = xasprintf("%s/%s", dir, suite);
 	_cleanup_free_ char *spath = xasprintf("%s/settings", sdir);
 	_cleanup_free_ char *text = NULL;
-	struct test d = { .timeout = DEFAULT_TIMEOUT, .wall_timeout = DEFAULT_WALL_TIMEOUT };
+	struct test d = { .timeout = TEST_TIMEOUT_DEFAULT,
+			  .wall_timeout = TEST_WALL_TIMEOUT_DEFAULT };
 	struct dirent **names;
 	size_t before = out->n;
 	int n;
@@ -193,15 +191,19 @@ int suites_find(const char *dir, char *const *args, int nargs, struct test_list 
 	return 0;
 }
 
+void test_free(struct test *t)
+{
+	free(t->suite);
+	free(t->file);
+	free(t->id);
+	free(t->mem);
+	free(t->cmdline);
+}
+
 void tests_free(struct test_list *l)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->v[i].suite);
-		free(l->v[i].file);
-		free(l->v[i].id);
-		free(l->v[i].mem);
-		free(l->v[i].cmdline);
-	}
+	for (size_t i = 0; i < l->n; i++)
+		test_free(&l->v[i]);
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;

@@ -13,6 +13,15 @@
 
 #include "util.h"
 
+/*
+ * The one home of the per-test-file limits: the settings file and the
+ * command line's --timeout, --wall-timeout and --mem check against these.
+ */
+#define TEST_TIMEOUT_DEFAULT	  600 /* simulated seconds */
+#define TEST_WALL_TIMEOUT_DEFAULT 120 /* wall seconds */
+#define TEST_TIMEOUT_MAX	  (100L * 365 * 86400)
+#define TEST_WALL_TIMEOUT_MAX	  (7L * 86400)
+
 struct test {
 	char *suite;
 	char *file; /* tNNNN-name.sh */
@@ -32,6 +41,12 @@ struct test_list {
 int suites_find(const char *dir, char *const *args, int nargs, struct test_list *out,
 		struct uerr *e);
 int settings_parse(const char *text, const char *file, struct test *defaults, struct uerr *e);
+/*
+ * A guest memory size as the kernel's mem= reads it: a number, no leading
+ * zero, at most one K, M or G.
+ */
+bool mem_size_valid(const char *s);
+void test_free(struct test *t);
 void tests_free(struct test_list *l);
 
 #endif

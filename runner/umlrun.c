@@ -328,11 +328,7 @@ static void keep_tests(struct test_list *l, const bool *keep)
 			l->v[j++] = l->v[i];
 			continue;
 		}
-		free(l->v[i].suite);
-		free(l->v[i].file);
-		free(l->v[i].id);
-		free(l->v[i].mem);
-		free(l->v[i].cmdline);
+		test_free(&l->v[i]);
 	}
 	l->n = j;
 }
@@ -799,8 +795,12 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 	g = guest_for(&s, 0);
 	g.argv = argv;
 	g.shell = shell;
-	g.sim_timeout = shell ? 0 : o->timeout ? o->timeout : 600;
-	if (guest_run(&g, &io, shell ? 0 : o->wall_timeout ? o->wall_timeout : 120, &out, &e) < 0) {
+	g.sim_timeout = shell ? 0 : o->timeout ? o->timeout : TEST_TIMEOUT_DEFAULT;
+	if (guest_run(&g, &io,
+		      shell		? 0
+		      : o->wall_timeout ? o->wall_timeout
+					: TEST_WALL_TIMEOUT_DEFAULT,
+		      &out, &e) < 0) {
 		session_end(&s);
 		uerr_die(&e);
 	}
