@@ -32,13 +32,14 @@ fi
 
 # ---- Reporting -----------------------------------------------------------------
 
-checks=0
-failures=0
+# The project's one TAP dialect (tests/tap.sh): pass, fail, tap_done.
+. "$here/../tap.sh"
 problems=
 
-# check NAME: starts a case; every `bad` until `report` fails it. Files the
-# last run left in the suite directory go; test files stay for a rerun.
-check () {
+# case_begin NAME: starts a case; every `bad` until `report` fails it.
+# Files the last run left in the suite directory go; test files stay for a
+# rerun.
+case_begin () {
 	case_name=$1
 	problems=
 	for f in "$suite"/*; do
@@ -55,19 +56,15 @@ bad () {
 }
 
 skip_report () {
-	checks=$((checks + 1))
-	printf 'ok %d - %s: %s # SKIP %s\n' "$checks" "$shell" "$case_name" "$1"
+	pass "$shell: $case_name # SKIP $1"
 }
 
 report () {
-	checks=$((checks + 1))
 	if [ -z "$problems" ]; then
-		printf 'ok %d - %s: %s\n' "$checks" "$shell" "$case_name"
+		pass "$shell: $case_name"
 		return
 	fi
-	failures=$((failures + 1))
-	printf 'not ok %d - %s: %s\n' "$checks" "$shell" "$case_name"
-	printf '%s' "$problems" | sed 's/^/# /'
+	fail "$shell: $case_name" "$(printf '%s' "$problems" | sed '2,$s/^/# /')"
 }
 
 # ---- Running a test file -----------------------------------------------------
@@ -127,7 +124,7 @@ expect_no_file () {
 # ---- The cases -----------------------------------------------------------------
 
 case_pass () {
-	check 'passing tests, variables kept from test to test'
+	case_begin 'passing tests, variables kept from test to test'
 	write pass <<\EOF
 test_description='passing tests'
 . ../lib/harness.sh
@@ -153,7 +150,7 @@ EOF
 }
 
 case_fail () {
-	check 'a failing test shows its body and fails the file'
+	case_begin 'a failing test shows its body and fails the file'
 	write fail <<\EOF
 . ../lib/harness.sh
 test_expect_success 'passes' 'true'
@@ -189,7 +186,7 @@ EOF
 }
 
 case_xfail () {
-	check 'a known breakage is TODO and does not fail the file'
+	case_begin 'a known breakage is TODO and does not fail the file'
 	write xfail <<\EOF
 . ../lib/harness.sh
 test_expect_success 'passes' 'true'
@@ -212,7 +209,7 @@ EOF
 }
 
 case_xpass () {
-	check 'a vanished known breakage is reported, and does not fail the file'
+	case_begin 'a vanished known breakage is reported, and does not fail the file'
 	write xpass <<\EOF
 . ../lib/harness.sh
 test_expect_failure 'fixed meanwhile' 'true'
@@ -231,7 +228,7 @@ EOF
 }
 
 case_prereq () {
-	check 'prerequisites: set, missing, negated, lists'
+	case_begin 'prerequisites: set, missing, negated, lists'
 	write prereq <<\EOF
 . ../lib/harness.sh
 test_set_prereq HAVE
@@ -269,7 +266,7 @@ EOF
 }
 
 case_lazy () {
-	check 'lazy prerequisites run once, in a subshell of their own'
+	case_begin 'lazy prerequisites run once, in a subshell of their own'
 	write lazy <<\EOF
 . ../lib/harness.sh
 test_lazy_prereq YES '
@@ -321,7 +318,7 @@ builtin_line () {
 
 case_builtin () {
 	mode=$1
-	check "built-in prerequisites with UMLRUN_MODE=${mode:-(unset)}"
+	case_begin "built-in prerequisites with UMLRUN_MODE=${mode:-(unset)}"
 	write builtins <<\EOF
 . ../lib/harness.sh
 test_expect_success TIME_TRAVEL 'time travel' 'true'
@@ -367,7 +364,7 @@ EOF
 }
 
 case_skip_all () {
-	check 'skip_all before the first test skips the file'
+	case_begin 'skip_all before the first test skips the file'
 	write skipall <<\EOF
 . ../lib/harness.sh
 skip_all='no radios here'
@@ -383,7 +380,7 @@ EOF
 	expect_no_file "$suite/ran"
 	report
 
-	check 'skip_all set before the harness is sourced'
+	case_begin 'skip_all set before the harness is sourced'
 	write skipearly <<\EOF
 skip_all='set early'
 . ../lib/harness.sh
@@ -401,7 +398,7 @@ EOF
 }
 
 case_chain () {
-	check 'a broken &&-chain or a syntax error is a failed test and the body does not run'
+	case_begin 'a broken &&-chain or a syntax error is a failed test and the body does not run'
 	write chain <<\EOF
 . ../lib/harness.sh
 test_expect_success 'broken chain' '
@@ -475,7 +472,7 @@ EOF
 }
 
 case_cleanup () {
-	check 'test_when_finished: newest first, always, sees the body, can fail'
+	case_begin 'test_when_finished: newest first, always, sees the body, can fail'
 	write cleanup <<\EOF
 . ../lib/harness.sh
 note () { echo "$*" >>"$HARNESS_SUITE_DIR/order"; }
@@ -525,7 +522,7 @@ EOF
 		bad "cleanups ran in this order: $(tr '\n' ' ' <"$suite/order" 2>/dev/null)"
 	report
 
-	check 'test_when_finished outside a test is a bug that stops the file'
+	case_begin 'test_when_finished outside a test is a bug that stops the file'
 	write cleanup_top <<\EOF
 . ../lib/harness.sh
 test_expect_success 'passes' 'true'
@@ -544,7 +541,7 @@ EOF
 }
 
 case_output () {
-	check 'body output goes to the console, never to the result channel'
+	case_begin 'body output goes to the console, never to the result channel'
 	write output <<\EOF
 test_description='noise'
 . ../lib/harness.sh
@@ -582,7 +579,7 @@ EOF
 	expect_line "$err" 'ok 97 fake before failing'
 	report
 
-	check 'with UMLRUN_ARTIFACTS the console is also appended to harness.log'
+	case_begin 'with UMLRUN_ARTIFACTS the console is also appended to harness.log'
 	mkdir "$work/art"
 	echo 'from an earlier run' >"$work/art/harness.log"
 	run output UMLRUN_ARTIFACTS="$work/art"
@@ -598,7 +595,7 @@ EOF
 }
 
 case_test_cmp () {
-	check 'test_cmp shows the diff'
+	case_begin 'test_cmp shows the diff'
 	write cmp <<\EOF
 . ../lib/harness.sh
 test_expect_success 'differ' '
@@ -637,7 +634,7 @@ EOF
 }
 
 case_helpers () {
-	check 'test_must_fail, test_path_is_*, test_line_count, test_seq'
+	case_begin 'test_must_fail, test_path_is_*, test_line_count, test_seq'
 	write helpers <<\EOF
 . ../lib/harness.sh
 test_expect_success 'must fail: fails' 'test_must_fail false'
@@ -699,7 +696,7 @@ EOF
 }
 
 case_titles () {
-	check 'a title cannot forge a directive or a line'
+	case_begin 'a title cannot forge a directive or a line'
 	write titles <<\EOF
 . ../lib/harness.sh
 test_expect_success 'looks # SKIP skipped' 'false'
@@ -721,7 +718,7 @@ EOF
 }
 
 case_exit () {
-	check 'exit in a body ends the file: not ok, cleanups run, no plan'
+	case_begin 'exit in a body ends the file: not ok, cleanups run, no plan'
 	write exit <<\EOF
 . ../lib/harness.sh
 note () { echo "$*" >>"$HARNESS_SUITE_DIR/order"; }
@@ -747,7 +744,7 @@ EOF
 		bad "cleanups: '$(cat "$suite/order" 2>/dev/null)', expected 'cleanup'"
 	report
 
-	check 'a file that ends without test_done fails, with no plan'
+	case_begin 'a file that ends without test_done fails, with no plan'
 	write nodone <<\EOF
 . ../lib/harness.sh
 test_expect_success 'passes' 'true'
@@ -763,7 +760,7 @@ EOF
 }
 
 case_dirs () {
-	check 'bodies run in a scratch directory that goes away'
+	case_begin 'bodies run in a scratch directory that goes away'
 	write scratch <<\EOF
 . ../lib/harness.sh
 test_expect_success 'where' '
@@ -790,7 +787,7 @@ EOF
 }
 
 case_background () {
-	check 'a process left running does not hold up test_done'
+	case_begin 'a process left running does not hold up test_done'
 	mkdir "$work/art"
 	write leftover <<\EOF
 . ../lib/harness.sh
@@ -809,7 +806,7 @@ EOF
 	rm -rf "$work/art"
 	report
 
-	check "a body's bare wait does not wait for the harness"
+	case_begin "a body's bare wait does not wait for the harness"
 	mkdir "$work/art"
 	write wait <<\EOF
 . ../lib/harness.sh
@@ -827,7 +824,7 @@ EOF
 }
 
 case_options () {
-	check '-x traces bodies on the console only'
+	case_begin '-x traces bodies on the console only'
 	write trace <<\EOF
 . ../lib/harness.sh
 test_expect_success 'traced' 'echo trace-marker >/dev/null'
@@ -844,7 +841,7 @@ EOF
 	expect_line "$err" '+ echo trace-marker'
 	report
 
-	check '-i stops after the first failure'
+	case_begin '-i stops after the first failure'
 	write immediate <<\EOF
 . ../lib/harness.sh
 test_expect_success 'fails' 'false'
@@ -863,7 +860,7 @@ EOF
 	expect_rc 1
 	report
 
-	check '--run=LIST runs only those tests; the others are skipped'
+	case_begin '--run=LIST runs only those tests; the others are skipped'
 	write select <<\EOF
 . ../lib/harness.sh
 test_expect_success 'one' 'echo ran-1'
@@ -891,7 +888,7 @@ EOF
 	expect_no_line "$err" 'ran-2'
 	report
 
-	check '--run with a range and HARNESS_OPTIONS; a bad list is a bug'
+	case_begin '--run with a range and HARNESS_OPTIONS; a bad list is a bug'
 	run select 'HARNESS_OPTIONS=--run=-2'
 	expect_rc 0
 	expect_line "$out" 'ok 2 two'
@@ -905,7 +902,7 @@ EOF
 }
 
 case_signal () {
-	check 'SIGTERM during a test is reported as a diagnostic'
+	case_begin 'SIGTERM during a test is reported as a diagnostic'
 	write signal <<\EOF
 . ../lib/harness.sh
 test_expect_success 'passes' 'true'
@@ -938,7 +935,7 @@ EOF
 	expect_rc 143
 	report
 
-	check 'timeout(1) on the whole process group: the log is flushed, nothing is left'
+	case_begin 'timeout(1) on the whole process group: the log is flushed, nothing is left'
 	if [ -z "$limit" ]; then
 		skip_report 'no timeout(1) here'
 		return
@@ -975,9 +972,7 @@ if command -v dash >/dev/null; then
 	set -- "$@" dash
 fi
 if ! command -v busybox >/dev/null; then
-	checks=$((checks + 1))
-	failures=$((failures + 1))
-	echo "not ok $checks - busybox is not installed (the guest's shell; install busybox-static)"
+	fail "busybox is not installed (the guest's shell; install busybox-static)"
 fi
 
 for shell in "$@"; do
@@ -1005,9 +1000,4 @@ for shell in "$@"; do
 	case_signal
 done
 
-echo "1..$checks"
-if [ "$failures" != 0 ]; then
-	echo "# $failures of $checks checks failed"
-	exit 1
-fi
-echo "# all $checks checks passed"
+tap_done
