@@ -32,6 +32,75 @@ const char *kernel_tree_unclean(const char *src)
 	return NULL;
 }
 
+static const struct kernel_version kernel_versions[] = {
+	{ "6.1", "bookworm" },
+	{ "6.12", "trixie" },
+	{ "7.2", "sid" },
+};
+
+const struct kernel_version *kernel_version_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(kernel_versions) / sizeof(kernel_versions[0]); i++)
+		if (!strcmp(kernel_versions[i].name, name))
+			return &kernel_versions[i];
+	return NULL;
+}
+
+const char *kernel_version_names(void)
+{
+	static char names[128];
+
+	if (!names[0]) {
+		for (size_t i = 0; i < sizeof(kernel_versions) / sizeof(kernel_versions[0]); i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", kernel_versions[i].name);
+	}
+	return names;
+}
+
+static void say(const struct kernel_opts *o, bool transient, const char *fmt, ...)
+    UMLRUN_PRINTF(3, 4);
+static void say(const struct kernel_opts *o, bool transient, const char *fmt, ...)
+{
+	_cleanup_free_ char *text = NULL;
+	va_list ap;
+
+	if (!o->say)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	if (text)
+		o->say(o->say_ctx, transient, text);
+}
+
+/*
+ * The tarball is not there: fetch linux-source-VERSION from Debian with
+ * the project's script (it writes the tarball whole or not at all).
+ */
+static int fetch_tarball(const struct kernel_opts *o, struct uerr *e)
+{
+	char *argv[] = { "sh",
+			 (char *)o->fetch_script,
+			 (char *)o->version->name,
+			 (char *)o->version->suite,
+			 (char *)o->tarball,
+			 NULL };
+	int st;
+
+	say(o, false, "fetching linux-source-%s from Debian's %s (once)", o->version->name,
+	    o->version->suite);
+	/* Its one-line reasons go to stderr, with the command layer's. */
+	st = run_argv(argv, -1);
+	if (st == 0 && path_exists(o->tarball))
+		return 0;
+	return uerr_set(e, EXIT_INFRA,
+			"cannot fetch linux-source-%s (see above); install it with 'apt-get "
+			"install linux-source-%s' or give --kernel-src DIR",
+			o->version->name, o->version->name);
+}
+
 /* Hashing a user's tree: path, size and mtime of every file. */
 static struct hasher *tree_hasher;
 
@@ -117,22 +186,6 @@ static int run_step(char *const argv[], const char *log, const char *what, struc
  * make, with its output in the log and one moving line on the terminal
  * (or one line a minute when stderr is not a terminal, e.g. in CI logs).
  */
-static void say(const struct kernel_opts *o, bool transient, const char *fmt, ...)
-    UMLRUN_PRINTF(3, 4);
-static void say(const struct kernel_opts *o, bool transient, const char *fmt, ...)
-{
-	_cleanup_free_ char *text = NULL;
-	va_list ap;
-
-	if (!o->say)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
-	va_end(ap);
-	if (text)
-		o->say(o->say_ctx, transient, text);
-}
 
 static int run_make_progress(char *const argv[], const char *log, const struct kernel_opts *o,
 			     struct uerr *e)
@@ -425,12 +478,15 @@ static int plan_source(const struct kernel_opts *o, struct kernel_plan *p, struc
 	struct stat st;
 
 	if (!o->src) {
+		if (stat(o->tarball, &st) < 0 && o->version && o->fetch_script &&
+		    fetch_tarball(o, e) < 0)
+			return -1;
 		if (stat(o->tarball, &st) < 0)
 			return uerr_set(
 			    e, EXIT_INFRA,
 			    "kernel source %s is missing: install it with 'apt-get install "
-			    "linux-source-6.1' (or give --kernel-src DIR)",
-			    o->tarball);
+			    "linux-source-%s' (or give --kernel-src DIR)",
+			    o->tarball, o->version ? o->version->name : KERNEL_DEFAULT);
 		sb_printf(inputs, "source: tarball %s size=%lld mtime=%lld\n", o->tarball,
 			  (long long)st.st_size, (long long)st.st_mtime);
 		return 0;

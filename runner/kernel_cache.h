@@ -18,10 +18,28 @@
 #include "starttime.h"
 #include "util.h"
 
+/*
+ * The kernels umlrun knows by version (--kernel=VERSION): Debian's
+ * linux-source-VERSION package, from the system's /usr/src when it is
+ * installed, else fetched from Debian's SUITE into the cache
+ * (uml-config/fetch-source.sh). KERNEL_DEFAULT is the one a run uses
+ * unless told (docs/kernel.md says why).
+ */
+#define KERNEL_DEFAULT "6.1"
+struct kernel_version {
+	const char *name;  /* "6.12" */
+	const char *suite; /* the Debian suite that has linux-source-NAME */
+};
+const struct kernel_version *kernel_version_find(const char *name);
+/* "6.1, 6.12, 7.2": for messages. */
+const char *kernel_version_names(void);
+
 struct kernel_opts {
-	const char *src;     /* --kernel-src, or NULL for the Debian tarball */
-	const char *tarball; /* the Debian tarball's path */
-	char **fragments;    /* --config FRAGMENT, in order */
+	const char *src;		      /* --kernel-src, or NULL for the Debian tarball */
+	const char *tarball;		      /* the Debian tarball's path */
+	const struct kernel_version *version; /* where a missing tarball comes from */
+	const char *fetch_script;	      /* uml-config/fetch-source.sh */
+	char **fragments;		      /* --config FRAGMENT, in order */
 	size_t nfragments;
 	const char *config_dir; /* the project's uml-config/ */
 	int jobs;

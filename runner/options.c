@@ -2,6 +2,7 @@
 /* options.c - commands, their options and usage text. */
 #define _GNU_SOURCE
 #include "options.h"
+#include "kernel_cache.h"
 #include "suite.h"
 
 #include <getopt.h>
@@ -43,6 +44,7 @@ enum {
 	O_RUN_LIST,
 	O_RANDOM_SEED,
 	O_DRY_RUN,
+	O_KERNEL,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -63,6 +65,7 @@ static const struct option long_opts[] = {
 	{ "mem", required_argument, NULL, O_MEM },
 	{ "results", required_argument, NULL, O_RESULTS },
 	{ "kernel-src", required_argument, NULL, O_KSRC },
+	{ "kernel", required_argument, NULL, O_KERNEL },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "make-jobs", required_argument, NULL, O_MAKE_JOBS },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
@@ -90,7 +93,7 @@ static const struct option long_opts[] = {
 	{ 0 },
 };
 
-#define KERNEL_OPTS (BIT(O_KSRC) | BIT(O_CONFIG) | BIT(O_MAKE_JOBS))
+#define KERNEL_OPTS (BIT(O_KSRC) | BIT(O_KERNEL) | BIT(O_CONFIG) | BIT(O_MAKE_JOBS))
 #define BOOT_OPTS                                                                                  \
 	(KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR) | BIT(O_OVERLAY) | \
 	 BIT(O_RANDOM_SEED))
@@ -118,7 +121,8 @@ static const struct option long_opts[] = {
 	"                         repeatable\n"                                                    \
 	"  --random-seed=N        the guest's random numbers come from N (default 0:\n"            \
 	"                         the same in every run); 'random' picks one and prints it\n"      \
-	"  --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N   as for 'umlrun build'\n"
+	"  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N\n"                 \
+	"                         the kernel, as for 'umlrun build'\n"
 
 #define SELECT_HELP                                                                                \
 	"  --filter=GLOB          only tests whose id (SUITE/tNNNN-name.sh) matches\n"             \
@@ -140,8 +144,10 @@ static const struct command_desc {
 	  "Usage: umlrun build [OPTIONS]\n"
 	  "Build (or find in the cache) the time-travel kernel and the guest's root folder.\n"
 	  "\n"
-	  "  --kernel-src=DIR       build from this kernel tree (out of tree) instead of\n"
-	  "                         Debian's linux-source-6.1\n"
+	  "  --kernel=VERSION       Debian's linux-source-VERSION: 6.1, 6.12 or 7.2\n"
+	  "                         (default " KERNEL_DEFAULT
+	  "; fetched from Debian when not installed)\n"
+	  "  --kernel-src=DIR       build from this kernel tree (out of tree) instead\n"
 	  "  --config=FRAGMENT      merge this config fragment too (repeatable)\n"
 	  "  --make-jobs=N          parallel make jobs (default: number of CPUs)\n"
 	  "  -h, --help             show this help\n" },
@@ -252,7 +258,8 @@ static const struct command_desc {
 	  "project's fragments and packages, and these options) do not select. What\n"
 	  "was used in the last hour stays: another umlrun may be using it.\n"
 	  "\n"
-	  "  --kernel-src=DIR, --config=FRAGMENT   the kernel to keep, as for 'umlrun build'\n"
+	  "  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT   the kernel to keep,\n"
+	  "                         as for 'umlrun build'\n"
 	  "  --dry-run              say what would be removed, remove nothing\n"
 	  "  -h, --help             show this help\n" },
 	{ CMD_HELP, "help", 0,
@@ -429,6 +436,14 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 	case O_SUITE_DIR:
 		o->suite_dir = arg;
 		return 0;
+	case O_KERNEL:
+		if (!kernel_version_find(arg))
+			return uerr_set(e, EXIT_USAGE,
+					"--kernel=%s: unknown version; umlrun knows %s (or give "
+					"--kernel-src DIR)",
+					arg, kernel_version_names());
+		o->kernel = arg;
+		return 0;
 	case O_KSRC:
 		o->kernel_src = arg;
 		return 0;
@@ -528,6 +543,10 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 	if (o->check_determinism && o->repeat < 2)
 		return uerr_set(e, EXIT_USAGE,
 				"--check-determinism needs --repeat=N with N of 2 or more");
+	if (o->kernel && o->kernel_src)
+		return uerr_set(
+		    e, EXIT_USAGE,
+		    "--kernel and --kernel-src both name the kernel's source; give one");
 	if (o->cmd == CMD_MERGE && (!o->output || o->nargs == 0))
 		return uerr_set(e, EXIT_USAGE,
 				"merge: give --output=DIR and the shards' run folders; see 'umlrun "

@@ -34,6 +34,7 @@ struct opts {
 	const char *results_dir;
 	const char *suite_dir; /* --suite-dir: suites outside the project */
 	const char *kernel_src;
+	const char *kernel; /* --kernel=VERSION (kernel_version_find) */
 	char **configs;
 	size_t nconfigs;
 	char **overlays; /* --overlay DIRs, in order */

@@ -40,8 +40,7 @@
 #endif
 
 /* 2024-01-01T00:00:00Z: a fixed default, so runs repeat exactly. */
-#define DEFAULT_START	1704067200LL
-#define DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
+#define DEFAULT_START 1704067200LL
 
 /* Everything a command found or built, released in one place. */
 struct session {
@@ -60,6 +59,8 @@ struct session {
 	char *harness;	      /* HARNESS_OPTIONS for the guest, or NULL */
 	uint64_t random_seed; /* the guest's (--random-seed) */
 	char *confinement;    /* what confines the guests (confine_describe) */
+	char *tarball;	      /* the kernel source's tarball (kernel_opts_of) */
+	char *fetch_script;
 };
 
 static void find_project(struct session *s)
@@ -94,6 +95,22 @@ static void find_project(struct session *s)
 	s->guestbin = xasprintf("%s/build/guest", s->project);
 }
 
+/*
+ * Debian's tarball of linux-source-VERSION: the installed package's, else
+ * where umlrun keeps the one it fetches.
+ */
+static char *kernel_tarball_path(const struct kernel_version *v)
+{
+	char *installed = xasprintf("/usr/src/linux-source-%s.tar.xz", v->name);
+	_cleanup_free_ char *root = NULL;
+
+	if (path_exists(installed))
+		return installed;
+	free(installed);
+	root = cache_root();
+	return xasprintf("%s/sources/linux-source-%s.tar.xz", root, v->name);
+}
+
 /* The kernel build's progress (kernel_opts.say), on stderr. */
 static void say_progress(void *ctx, bool transient, const char *text)
 {
@@ -107,14 +124,23 @@ static void say_progress(void *ctx, bool transient, const char *text)
 }
 
 /* The kernel the options select; config_dir is the project's uml-config/. */
-static struct kernel_opts kernel_opts_of(const struct session *s, const char *config_dir)
+static struct kernel_opts kernel_opts_of(struct session *s, const char *config_dir)
 {
 	const struct opts *o = s->o;
-	const char *tarball = getenv("UMLRUN_KERNEL_TARBALL");
+	const char *env = getenv("UMLRUN_KERNEL_TARBALL");
+	const struct kernel_version *v =
+	    kernel_version_find(o->kernel ? o->kernel : KERNEL_DEFAULT);
 
+	free(s->tarball);
+	free(s->fetch_script);
+	s->tarball = env && *env ? xstrdup(env) : kernel_tarball_path(v);
+	s->fetch_script = xasprintf("%s/fetch-source.sh", config_dir);
 	return (struct kernel_opts){
 		.src = o->kernel_src,
-		.tarball = tarball && *tarball ? tarball : DEFAULT_TARBALL,
+		.tarball = s->tarball,
+		/* The variable names a tarball of the user's: never fetch over it. */
+		.version = env && *env ? NULL : v,
+		.fetch_script = s->fetch_script,
 		.fragments = o->configs,
 		.nfragments = o->nconfigs,
 		.config_dir = config_dir,
@@ -257,6 +283,8 @@ static void session_end(struct session *s)
 	strv_free(s->overlays);
 	free(s->harness);
 	free(s->confinement);
+	free(s->tarball);
+	free(s->fetch_script);
 }
 
 /* --trace, --immediate and --run as the harness's own options, or NULL. */
