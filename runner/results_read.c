@@ -79,6 +79,26 @@ static int get_str(struct ctx *c, json_object *o, const char *key, bool required
 }
 
 /*
+ * A test's folder inside the run folder: merge copies it and the report
+ * links to it, so a results.json from another machine must not name a
+ * place outside (an absolute path, a .. step).
+ */
+static int get_run_path(struct ctx *c, json_object *o, const char *key, char **out)
+{
+	const char *p;
+
+	if (get_str(c, o, key, true, out) < 0)
+		return -1;
+	p = *out;
+	if (!*p || *p == '/' || !strcmp(p, "..") || !strncmp(p, "../", 3) || strstr(p, "/../") ||
+	    (strlen(p) >= 3 && !strcmp(p + strlen(p) - 3, "/..")) || strchr(p, '\n')) {
+		free(steal_ptr(out));
+		return bad(c, "\"%s\" must be a folder inside the run folder", key);
+	}
+	return 0;
+}
+
+/*
  * get_str for the text that goes back into a KTAP line (ids, reasons,
  * subtest names and directives): ktap.c reads one line per result, so
  * none of these can hold a line break, and one read here would break a
@@ -296,7 +316,7 @@ static int parse_record(struct ctx *c, json_object *o, size_t i, struct test *t,
 	    get_str(c, o, "result", true, &result) < 0 ||
 	    get_line(c, o, "reason", false, &r->reason) < 0 ||
 	    get_small_int(c, o, "failed_attempts", false, &r->failed_attempts) < 0 ||
-	    get_str(c, o, "dir", true, &r->dir) < 0 || parse_outcome(c, o, &r->outcome) < 0)
+	    get_run_path(c, o, "dir", &r->dir) < 0 || parse_outcome(c, o, &r->outcome) < 0)
 		return -1;
 	if (r->attempt < 1)
 		return bad(c, "\"attempt\" must be 1 or more, not %d", r->attempt);

@@ -41,7 +41,7 @@ int main(void)
 	struct loaded_run lr;
 	struct uerr e;
 
-	plan(19);
+	plan(25);
 	if (!is_int(parse("s/t0001-a.sh", "", "1.25", "first", &lr, &e), 0, "a good file parses"))
 		diag("%s", e.msg);
 	is_str(lr.rec[0].test->id, "s/t0001-a.sh", "its id");
@@ -62,6 +62,22 @@ int main(void)
 		"NaN seconds (written back as nan: not JSON)");
 	refused("s/t0001-a.sh", "", "Infinity", "a", "\"sim_seconds\"", "infinite seconds");
 	refused("s/t0001-a.sh", "", "-1.5", "a", "\"sim_seconds\"", "negative seconds");
+	/* A folder outside the run folder: merge would copy it, the report link it. */
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const dirs[] = { "/etc", "../../etc", "s/../../x" };
+		_cleanup_free_ char *text = xasprintf(ONE_TEST, "s/t0001-a.sh", "", "1", "a");
+		_cleanup_free_ char *bad = NULL;
+		char *at = strstr(text, "\"s/t0001-a.sh\", \"subtests\"");
+
+		bad = xasprintf("%.*s\"%s\"%s", (int)(at - text), text, dirs[i],
+				at + strlen("\"s/t0001-a.sh\""));
+		memset(&e, 0, sizeof(e));
+		ok(results_parse(bad, strlen(bad), "r.json", &lr, &e) < 0 &&
+		       strstr(e.msg, "must be a folder inside the run folder"),
+		   "a test folder of %s: refused", dirs[i]);
+		ok(lr.n == 0, "a test folder of %s: nothing left loaded", dirs[i]);
+		results_free(&lr);
+	}
 	{
 		static const char text[] = "{\"format\": \"umlrun-results-1\"} junk";
 
