@@ -97,17 +97,25 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 		strv_push(&v, &n, xasprintf("umid=%s", id));
 	}
 	/*
-	 * Everything else relative to the guest's folder STAGE/gN, where linux
-	 * starts (root and suite are the stage's, one folder up; hostfs cannot
-	 * take a symbolic link as its root). The command line is then the same
-	 * in every run and every slot: what the guest sees of it (/proc/cmdline,
-	 * the kernel's log, cmdline.txt) carries no temporary folder name.
+	 * Every host path is the same in every run and every slot, so that
+	 * what the guest sees of the line (/proc/cmdline, the kernel's log,
+	 * cmdline.txt) carries no temporary folder name: in a jail the stage
+	 * is always CONFINE_JAIL_STAGE; outside one, linux starts in STAGE/gN
+	 * and names the rest relative to it (root and suite one folder up;
+	 * hostfs cannot take a symbolic link as its root), except on kernels
+	 * whose hostfs needs absolute paths (stage.hostfs_absolute).
 	 */
 	strv_push(&v, &n, xstrdup("uml_dir=uml"));
-	strv_push(&v, &n, xstrdup("hostfs=."));
+	if (g->stage->confine.mount_ns)
+		strv_push(&v, &n, xstrdup("hostfs=" CONFINE_JAIL_STAGE));
+	else if (g->stage->hostfs_absolute)
+		strv_push(&v, &n, xasprintf("hostfs=%s/g%d", dir, g->index));
+	else
+		strv_push(&v, &n, xstrdup("hostfs=."));
 	strv_push(&v, &n, xstrdup("root=/dev/root"));
 	strv_push(&v, &n, xstrdup("rootfstype=hostfs"));
-	strv_push(&v, &n, xstrdup("rootflags=../root"));
+	strv_push(&v, &n,
+		  xstrdup(g->stage->confine.mount_ns ? "rootflags=root" : "rootflags=../root"));
 	strv_push(&v, &n, xstrdup("ro"));
 	strv_push(&v, &n, xstrdup("init=/init"));
 	switch (g->mode) {
@@ -122,6 +130,8 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	}
 	if (g->has_start && g->mode != TT_OFF)
 		strv_push(&v, &n, xasprintf("time-travel-start=%" PRIu64, g->start_kernel));
+	if (g->stage->seccomp)
+		strv_push(&v, &n, xstrdup("seccomp=on"));
 	/* A panic ends the guest at once rather than waiting to reboot. */
 	strv_push(&v, &n, xstrdup("panic=-1"));
 	strv_push(&v, &n, xstrdup("con=null"));
@@ -136,8 +146,13 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	strv_push(&v, &n, xasprintf("umlrun.mode=%s", tt_mode_name(g->mode)));
 	if (g->has_start)
 		strv_push(&v, &n, xasprintf("umlrun.start=%" PRId64, g->start_secs));
-	strv_push(&v, &n, xstrdup("umlrun.suite=../suite"));
-	strv_push(&v, &n, xstrdup("umlrun.results=results"));
+	/* Relative to the hostfs= prefix: the jail's stage, or the guest's folder. */
+	strv_push(
+	    &v, &n,
+	    xstrdup(g->stage->confine.mount_ns ? "umlrun.suite=suite" : "umlrun.suite=../suite"));
+	strv_push(&v, &n,
+		  xstrdup(g->stage->confine.mount_ns ? "umlrun.results=guest/results"
+						     : "umlrun.results=results"));
 	strv_push(&v, &n, xasprintf("umlrun.timeout=%ld", g->sim_timeout));
 	if (g->try > 1)
 		strv_push(&v, &n, xasprintf("umlrun.try=%d", g->try));

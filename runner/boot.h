@@ -40,6 +40,13 @@ struct stage {
 	gid_t gid;
 	bool drop; /* started as root: run the guest as uid/gid */
 	struct confine_plan confine;
+	/*
+	 * hostfs of 6.10 and later resolves no relative host path (its
+	 * statx gets -1, not AT_FDCWD): outside a jail, name the guest's
+	 * folder absolutely (the command line then names the stage).
+	 */
+	bool hostfs_absolute;
+	bool seccomp; /* boot with seccomp=on: UML's seccomp userspace */
 };
 
 struct guest_spec {

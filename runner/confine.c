@@ -243,8 +243,9 @@ int confine_mounts(const struct confine_plan *p, const char *stage, int index, u
 			return r;
 	}
 	{
+		/* At a name every guest shares: the command line is the same in every slot. */
 		_cleanup_free_ char *from = xasprintf("%s/%s", stage, gdir);
-		_cleanup_free_ char *to = xasprintf("%s" CONFINE_JAIL_STAGE "/%s", jail, gdir);
+		_cleanup_free_ char *to = xasprintf("%s" CONFINE_JAIL_GUEST, jail);
 
 		_cleanup_free_ char *uml = xasprintf("%s/uml", to);
 		_cleanup_free_ char *opts = xasprintf("mode=0700,uid=%u,gid=%u", uid, gid);
@@ -276,7 +277,7 @@ int confine_mounts(const struct confine_plan *p, const char *stage, int index, u
 		return -errno;
 	if (mount(NULL, "/", NULL, MS_REMOUNT | ro, NULL) < 0)
 		return -errno;
-	if (chdir(CONFINE_JAIL_STAGE) < 0 || chdir(gdir) < 0)
+	if (chdir(CONFINE_JAIL_GUEST) < 0)
 		return -errno;
 	return 0;
 }
@@ -332,8 +333,10 @@ int confine_landlock(const struct confine_plan *p, const char *stage, int index)
 		return -errno;
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && !r; i++) {
 		bool mine = !strcmp(parts[i].sub, "results") || !strcmp(parts[i].sub, "uml");
-		_cleanup_free_ char *path = mine ? xasprintf("%s/g%d/%s", base, index, parts[i].sub)
-						 : xasprintf("%s/%s", base, parts[i].sub);
+		_cleanup_free_ char *path = !mine ? xasprintf("%s/%s", base, parts[i].sub)
+					    : p->mount_ns
+						? xasprintf(CONFINE_JAIL_GUEST "/%s", parts[i].sub)
+						: xasprintf("%s/g%d/%s", base, index, parts[i].sub);
 
 		r = allow(ruleset, path, parts[i].access, h);
 	}

@@ -19,8 +19,10 @@
  *   A mount namespace (as root): linux's whole file system is a small
  *   tmpfs holding just those paths, bind-mounted (kernel, libraries, root
  *   and suite read-only, gN nosuid and nodev), entered with pivot_root.
- *   Inside it the stage is at CONFINE_JAIL_STAGE, whatever its host path,
- *   and gN/uml (UML's memory file) is a tmpfs of its own.
+ *   Inside it the stage is at CONFINE_JAIL_STAGE and the guest's gN at
+ *   CONFINE_JAIL_GUEST, whatever their host paths, so the kernel's command
+ *   line can name them absolutely and still be the same in every run; and
+ *   gN/uml (UML's memory file) is a tmpfs of its own.
  *
  * Usage: confine_plan() once per stage in the parent (it probes what the
  * host offers and lists the libraries); in the child, confine_mounts()
@@ -38,8 +40,12 @@
 
 #include "util.h"
 
-/* Where the stage appears inside the mount namespace. */
+/*
+ * Where the stage appears inside the mount namespace, and the guest's own
+ * STAGE/gN there (each guest has a namespace of its own).
+ */
 #define CONFINE_JAIL_STAGE "/umlrun"
+#define CONFINE_JAIL_GUEST CONFINE_JAIL_STAGE "/guest"
 
 struct confine_plan {
 	int landlock_abi; /* 0: Landlock unavailable */
@@ -55,7 +61,7 @@ char *confine_describe(const struct confine_plan *p);
 
 /*
  * In the child, as root, in a new mount namespace: builds the jail for
- * STAGE/gINDEX and enters it (cwd CONFINE_JAIL_STAGE/gINDEX). A no-op
+ * STAGE/gINDEX and enters it (cwd CONFINE_JAIL_GUEST). A no-op
  * without p->mount_ns.
  */
 int confine_mounts(const struct confine_plan *p, const char *stage, int index, uid_t uid,

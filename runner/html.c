@@ -224,7 +224,17 @@ static void html_header(struct strbuf *sb, const char *name, const struct run_in
 	html_start(sb, ri);
 	sb_adds(sb, "</dd>\n<dt>kernel</dt><dd><code>");
 	esc(sb, ri->kernel);
-	sb_adds(sb, "</code></dd>\n");
+	sb_adds(sb, "</code>");
+	if (ri->kernel_release) {
+		sb_adds(sb, " <span class=\"kernel-release\">");
+		esc(sb, ri->kernel_release);
+		if (ri->userspace) {
+			sb_adds(sb, ", ");
+			esc(sb, ri->userspace);
+		}
+		sb_adds(sb, "</span>");
+	}
+	sb_adds(sb, "</dd>\n");
 	if (ri->shard)
 		meta(sb, "shard", ri->shard);
 	if (ri->seed)

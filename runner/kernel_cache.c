@@ -345,20 +345,81 @@ static char **fragment_list(const struct kernel_opts *o, size_t *n, struct uerr 
 	return v;
 }
 
+/*
+ * What the binary says of itself: the unit of time-travel-start= and
+ * whether it offers seccomp= (its --help), its release (--version).
+ */
+static int probe_binary(struct kernel *k, const char *binary, struct uerr *e)
+{
+	char *help_argv[] = { (char *)binary, "--help", NULL };
+	char *version_argv[] = { (char *)binary, "--version", NULL };
+	int st, major = 0, minor = 0;
+	_cleanup_free_ char *help = capture_argv(help_argv, &st);
+	_cleanup_free_ char *version = capture_argv(version_argv, &st);
+
+	k->start_unit = help ? start_unit_from_help(help) : START_UNIT_UNKNOWN;
+	if (k->start_unit == START_UNIT_UNKNOWN)
+		return uerr_set(e, EXIT_INFRA,
+				"%s --help does not document time-travel-start=: the kernel lacks "
+				"CONFIG_UML_TIME_TRAVEL_SUPPORT",
+				binary);
+	k->has_seccomp = strstr(help, "seccomp=") != NULL;
+	snprintf(k->release, sizeof(k->release), "%.*s", version ? (int)strcspn(version, "\n") : 0,
+		 version ? version : "");
+	if (sscanf(k->release, "%d.%d", &major, &minor) != 2)
+		return uerr_set(e, EXIT_INFRA, "%s --version does not name a release", binary);
+	k->version_code = major * 65536 + minor * 256;
+	return 0;
+}
+
+static char *info_text(const struct kernel *k)
+{
+	return xasprintf("start_unit=%s\nrelease=%s\nseccomp=%s\n", start_unit_name(k->start_unit),
+			 k->release, k->has_seccomp ? "yes" : "no");
+}
+
+/* KEY=value from the info file's text, or NULL. */
+static char *info_value(const char *text, const char *key)
+{
+	_cleanup_free_ char *pat = xasprintf("\n%s=", key);
+	_cleanup_free_ char *with_nl = xasprintf("\n%s", text);
+	const char *p = strstr(with_nl, pat);
+
+	if (!p)
+		return NULL;
+	p += strlen(pat);
+	return xstrndup(p, strcspn(p, "\n"));
+}
+
 static int read_info(struct kernel *k)
 {
 	_cleanup_free_ char *path = xasprintf("%s/info", k->dir);
 	_cleanup_free_ char *text = NULL;
-	char *p;
+	_cleanup_free_ char *unit = NULL;
+	_cleanup_free_ char *release = NULL;
+	_cleanup_free_ char *seccomp = NULL;
+	int major = 0, minor = 0;
 
-	if (read_file(path, &text, NULL) < 0)
+	if (read_file(path, &text, NULL) < 0 || !(unit = info_value(text, "start_unit")))
 		return -1;
-	p = strstr(text, "start_unit=");
-	if (!p)
-		return -1;
-	p += strlen("start_unit=");
-	p[strcspn(p, "\n")] = '\0';
-	k->start_unit = start_unit_from_name(p);
+	k->start_unit = start_unit_from_name(unit);
+	release = info_value(text, "release");
+	seccomp = info_value(text, "seccomp");
+	if (!release || !seccomp || sscanf(release, "%d.%d", &major, &minor) != 2) {
+		/* Written by an older umlrun: ask the binary, keep the answer. */
+		struct uerr e;
+		_cleanup_free_ char *fresh = NULL;
+
+		if (probe_binary(k, k->binary, &e) < 0)
+			return -1;
+		fresh = info_text(k);
+		(void)write_file_atomic(path, fresh,
+					strlen(fresh)); /* a read-only cache: next time */
+		return 0;
+	}
+	snprintf(k->release, sizeof(k->release), "%s", release);
+	k->version_code = major * 65536 + minor * 256;
+	k->has_seccomp = !strcmp(seccomp, "yes");
 	return 0;
 }
 
@@ -401,21 +462,6 @@ static int configure(const char *src, const char *bdir, char **frags, size_t nfr
 	return 0;
 }
 
-static int detect_start_unit(struct kernel *k, const char *binary, struct uerr *e)
-{
-	char *argv[] = { (char *)binary, "--help", NULL };
-	int st;
-	_cleanup_free_ char *help = capture_argv(argv, &st);
-
-	k->start_unit = help ? start_unit_from_help(help) : START_UNIT_UNKNOWN;
-	if (k->start_unit == START_UNIT_UNKNOWN)
-		return uerr_set(e, EXIT_INFRA,
-				"%s --help does not document time-travel-start=: the kernel lacks "
-				"CONFIG_UML_TIME_TRAVEL_SUPPORT",
-				binary);
-	return 0;
-}
-
 static int install_kernel(struct kernel *k, const char *bdir, struct uerr *e)
 {
 	_cleanup_free_ char *built = xasprintf("%s/linux", bdir);
@@ -428,11 +474,11 @@ static int install_kernel(struct kernel *k, const char *bdir, struct uerr *e)
 	size_t len;
 	int r;
 
-	if (detect_start_unit(k, built, e) < 0)
+	if (probe_binary(k, built, e) < 0)
 		return -1;
 	if (read_file(cfg, &text, &len) < 0 || write_file_atomic(cfg_out, text, len) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot copy %s", cfg);
-	info = xasprintf("start_unit=%s\n", start_unit_name(k->start_unit));
+	info = info_text(k);
 	if ((r = write_file_atomic(info_path, info, strlen(info))) < 0) {
 		errno = -r;
 		return uerr_sys(e, EXIT_INFRA, "cannot write %s", info_path);

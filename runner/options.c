@@ -45,6 +45,7 @@ enum {
 	O_RANDOM_SEED,
 	O_DRY_RUN,
 	O_KERNEL,
+	O_SECCOMP,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -66,6 +67,7 @@ static const struct option long_opts[] = {
 	{ "results", required_argument, NULL, O_RESULTS },
 	{ "kernel-src", required_argument, NULL, O_KSRC },
 	{ "kernel", required_argument, NULL, O_KERNEL },
+	{ "seccomp", required_argument, NULL, O_SECCOMP },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "make-jobs", required_argument, NULL, O_MAKE_JOBS },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
@@ -96,7 +98,7 @@ static const struct option long_opts[] = {
 #define KERNEL_OPTS (BIT(O_KSRC) | BIT(O_KERNEL) | BIT(O_CONFIG) | BIT(O_MAKE_JOBS))
 #define BOOT_OPTS                                                                                  \
 	(KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR) | BIT(O_OVERLAY) | \
-	 BIT(O_RANDOM_SEED))
+	 BIT(O_RANDOM_SEED) | BIT(O_SECCOMP))
 #define SELECT_OPTS                                                                                \
 	(BIT(O_SUITE_DIR) | BIT(O_FILTER) | BIT(O_EXCLUDE) | BIT(O_SHUFFLE) | BIT(O_SHARD) |       \
 	 BIT(O_DURATIONS) | BIT(O_RERUN_FAILED) | BIT(O_RESULTS))
@@ -121,6 +123,8 @@ static const struct option long_opts[] = {
 	"                         repeatable\n"                                                    \
 	"  --random-seed=N        the guest's random numbers come from N (default 0:\n"            \
 	"                         the same in every run); 'random' picks one and prints it\n"      \
+	"  --seccomp=WHEN          UML's seccomp userspace (kernels from 6.16): auto (when\n"      \
+	"                         the kernel has it), on or off (ptrace, as 6.1 always is)\n"      \
 	"  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N\n"                 \
 	"                         the kernel, as for 'umlrun build'\n"
 
@@ -435,6 +439,11 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		return 0;
 	case O_SUITE_DIR:
 		o->suite_dir = arg;
+		return 0;
+	case O_SECCOMP:
+		if (strcmp(arg, "auto") && strcmp(arg, "on") && strcmp(arg, "off"))
+			return uerr_set(e, EXIT_USAGE, "--seccomp=%s: use auto, on or off", arg);
+		o->seccomp = arg;
 		return 0;
 	case O_KERNEL:
 		if (!kernel_version_find(arg))

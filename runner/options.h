@@ -34,7 +34,8 @@ struct opts {
 	const char *results_dir;
 	const char *suite_dir; /* --suite-dir: suites outside the project */
 	const char *kernel_src;
-	const char *kernel; /* --kernel=VERSION (kernel_version_find) */
+	const char *kernel;  /* --kernel=VERSION (kernel_version_find) */
+	const char *seccomp; /* --seccomp: auto (NULL), on or off */
 	char **configs;
 	size_t nconfigs;
 	char **overlays; /* --overlay DIRs, in order */

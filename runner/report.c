@@ -147,6 +147,14 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		sb_adds(&sb, ",\n  \"confinement\": ");
 		json_str(&sb, ri->confinement);
 	}
+	if (ri->kernel_release) {
+		sb_adds(&sb, ",\n  \"kernel_release\": ");
+		json_str(&sb, ri->kernel_release);
+	}
+	if (ri->userspace) {
+		sb_adds(&sb, ",\n  \"userspace\": ");
+		json_str(&sb, ri->userspace);
+	}
 	sb_printf(&sb, ",\n  \"wall_seconds\": %.3f,\n  \"exit_code\": %d,\n  \"tests\": [",
 		  ri->wall_seconds, ri->exit_code);
 	for (size_t i = 0; i < n; i++) {

@@ -52,9 +52,11 @@ struct run_info {
 	const char *shard;     /* "K/N" when this run was one shard of a suite */
 	char *const *overlays; /* --overlay folders, in order */
 	size_t noverlays;
-	long long seed;		 /* --shuffle seed, 0 for none */
-	long long random_seed;	 /* the guest's (--random-seed) */
-	const char *confinement; /* confine_describe(): "landlock-v7+mount-ns", "none" */
+	long long seed;		    /* --shuffle seed, 0 for none */
+	long long random_seed;	    /* the guest's (--random-seed) */
+	const char *confinement;    /* confine_describe(): "landlock-v7+mount-ns", "none" */
+	const char *kernel_release; /* "6.12.118" */
+	const char *userspace;	    /* how UML runs guest processes: "ptrace" or "seccomp" */
 	double wall_seconds;
 	int exit_code;
 };

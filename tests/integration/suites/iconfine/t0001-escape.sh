@@ -21,9 +21,14 @@ canary() {
 	echo "escaped" >"$1/umlrun-escape-canary" 2>/dev/null
 }
 
+# The stage's suite folder as the host named it (relative to hostfs=), and
+# so the stage itself.
+suite=$(sed -n 's/.*umlrun\.suite=\([^ ]*\).*/\1/p' /proc/cmdline)
+stage=${suite%suite}.
+
 echo "KTAP version 1"
 echo "1..10"
-hmount /tmp/suite ../suite && test -f /tmp/suite/iconfine/t0001-escape.sh
+hmount /tmp/suite "$suite" && test -f /tmp/suite/iconfine/t0001-escape.sh
 say $? "control: a hostfs mount of the stage's suite folder works"
 echo x >/results/plain.txt && test "$(cat /results/plain.txt)" = x
 say $? "control: a plain file in /results is written and read back"
@@ -36,10 +41,10 @@ say $r "reading /etc/passwd by an absolute mount path is refused"
 # Writing outside: the host's /tmp, and the folder that holds the stage.
 if hmount /tmp/htmp "$up/tmp" && canary /tmp/htmp; then r=1; else r=0; fi
 say $r "writing into the host's /tmp through .. is refused"
-if hmount /tmp/above ../.. && canary /tmp/above; then r=1; else r=0; fi
+if hmount /tmp/above "$stage/.." && canary /tmp/above; then r=1; else r=0; fi
 say $r "writing beside the stage (its parent folder) is refused"
 # The stage itself: kernel, root and suite are read-only.
-hmount /tmp/stage .. >/dev/null 2>&1
+hmount /tmp/stage "$stage" >/dev/null 2>&1
 refused sh -c 'echo x >/tmp/stage/root/umlrun-escape-canary' &&
 	refused sh -c 'echo x >/tmp/stage/suite/umlrun-escape-canary' &&
 	refused sh -c 'echo x >>/tmp/stage/linux'
