@@ -5,7 +5,7 @@
  * Error contract (docs/errors.md): library-like modules never print and
  * never exit. They return 0 on success and -1 on failure after filling a
  * struct uerr with one line of text and the exit code the command layer
- * should use. Only runner/umlrun.c (the command layer) prints and exits,
+ * should use. Only runner/cli/umlrun.c (the command layer) prints and exits,
  * through die()/uerr_die().
  *
  * Ownership: _cleanup_free_ and _cleanup_close_ release on scope exit;
