@@ -21,7 +21,15 @@ B := build
 # V=1 shows the whole commands.
 Q := $(if $(V),,@)
 say = $(if $(V),,@printf "  %-8s %s\n" $(1) $(2))
-RUNNER_SRCS := $(filter-out runner/umlrun.c,$(wildcard runner/*.c))
+# runner/ is grouped by what each part owns: cli/ (the command layer),
+# cache/ (kernel and root folder), guest/ (boot, confinement, supervision),
+# run/ (suites, scheduling, KTAP), results/ (reports, merge); util.c under
+# them all. Headers are included by name: every folder is on the quote
+# path (-iquote: run/sched.h must not hide <sched.h>).
+RUNNER_DIRS := runner $(patsubst %/,%,$(wildcard runner/*/))
+RUNNER_INC := $(addprefix -iquote ,$(RUNNER_DIRS))
+RUNNER_HDRS := $(wildcard $(addsuffix /*.h,$(RUNNER_DIRS)))
+RUNNER_SRCS := $(filter-out runner/cli/umlrun.c,$(wildcard $(addsuffix /*.c,$(RUNNER_DIRS))))
 RUNNER_OBJS := $(RUNNER_SRCS:runner/%.c=$(B)/obj/%.o)
 HELPER_SRCS := $(wildcard rootfs/helpers/*.c)
 GUEST_BINS := $(B)/guest/init $(HELPER_SRCS:rootfs/helpers/%.c=$(B)/guest/%)
@@ -40,11 +48,12 @@ all: $(B)/umlrun $(GUEST_BINS)
 deps:
 	@sh tests/deps.sh
 
-$(B)/obj/%.o: runner/%.c runner/*.h | $(B)/obj
+$(B)/obj/%.o: runner/%.c $(RUNNER_HDRS) | $(B)/obj
 	$(call say,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(JSON_CFLAGS) -DUMLRUN_DATADIR='"$(DATADIR)"' -c -o $@ $<
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) $(RUNNER_INC) $(JSON_CFLAGS) -DUMLRUN_DATADIR='"$(DATADIR)"' -c -o $@ $<
 
-$(B)/umlrun: $(B)/obj/umlrun.o $(RUNNER_OBJS)
+$(B)/umlrun: $(B)/obj/cli/umlrun.o $(RUNNER_OBJS)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
@@ -69,7 +78,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(RUNNER_OBJS) | $(B)/tests
 	$(call say,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $(JSON_CFLAGS) -Irunner -o $@ $< $(RUNNER_OBJS) $(LIBS)
+	$(Q)$(CC) $(CFLAGS) $(JSON_CFLAGS) $(RUNNER_INC) -o $@ $< $(RUNNER_OBJS) $(LIBS)
 
 unit-check: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "# $$t"; $$t; done
@@ -79,17 +88,17 @@ harness-check:
 
 # Every header compiles on its own (the kernel's header-test idea).
 header-check: | $(B)/obj
-	@set -e; for h in runner/*.h; do \
-		echo "#include \"$$h\"" | $(CC) $(CFLAGS) -I. -x c -fsyntax-only - || \
+	@set -e; for h in $(RUNNER_HDRS); do \
+		echo "#include \"$$h\"" | $(CC) $(CFLAGS) -I. $(RUNNER_INC) -x c -fsyntax-only - || \
 			{ echo "not self-contained: $$h"; exit 1; }; \
 	done; echo "ok headers are self-contained"
 
 format-check:
-	@clang-format --dry-run --Werror runner/*.c runner/*.h rootfs/*.c rootfs/helpers/*.c \
+	@clang-format --dry-run --Werror $(RUNNER_SRCS) runner/cli/umlrun.c $(RUNNER_HDRS) rootfs/*.c rootfs/helpers/*.c \
 		tests/unit/*.c tests/unit/*.h && echo "ok formatting"
 
 format:
-	clang-format -i runner/*.c runner/*.h rootfs/*.c rootfs/helpers/*.c tests/unit/*.c tests/unit/*.h
+	clang-format -i $(RUNNER_SRCS) runner/cli/umlrun.c $(RUNNER_HDRS) rootfs/*.c rootfs/helpers/*.c tests/unit/*.c tests/unit/*.h
 
 integration-check: all
 	sh tests/integration/run.sh
@@ -122,14 +131,15 @@ FUZZ_OBJS := $(RUNNER_SRCS:runner/%.c=$(B)/fuzz/obj/%.o)
 FUZZ_GUEST := $(B)/fuzz/fuzz_init $(B)/fuzz/fuzz_wpactl
 FUZZ_BINS := $(patsubst tests/fuzz/fuzz_%.c,$(B)/fuzz/fuzz_%,$(wildcard tests/fuzz/fuzz_*.c))
 
-$(B)/fuzz/obj/%.o: runner/%.c runner/*.h | $(B)/fuzz/obj
+$(B)/fuzz/obj/%.o: runner/%.c $(RUNNER_HDRS) | $(B)/fuzz/obj
 	$(call say,FUZZCC,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(JSON_CFLAGS) \
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(RUNNER_INC) $(JSON_CFLAGS) \
 		-DUMLRUN_DATADIR='"$(DATADIR)"' -c -o $@ $<
 
 $(filter-out $(FUZZ_GUEST),$(FUZZ_BINS)): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 	$(call say,FUZZLD,$@)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(JSON_CFLAGS) -Irunner -o $@ $< \
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(JSON_CFLAGS) $(RUNNER_INC) -o $@ $< \
 		$(FUZZ_OBJS) $(LIBS)
 
 $(B)/fuzz/fuzz_init: rootfs/init.c

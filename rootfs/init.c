@@ -281,7 +281,7 @@ static int read_params(void)
 /*
  * Credits the seed umlrun chose (umlrun.seed=) to the kernel's random
  * pool: it is ready at once, and the same in every run. umlrun keeps the
- * host's randomness out (runner/supervise.c), and the rest of what the
+ * host's randomness out (runner/guest/supervise.c), and the rest of what the
  * kernel mixed in (its command line, the simulated clock) is the same too,
  * so every random number the guest draws is.
  */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # mkrootfs.sh OUT MANIFEST GUESTBIN - assemble the guest's root folder.
 #
-# Called by umlrun (runner/rootfs.c) into a temporary folder that it renames
+# Called by umlrun (runner/cache/rootfs.c) into a temporary folder that it renames
 # into the cache once this script succeeds, so a failure leaves nothing
 # half-built behind. The host is usr-merged (Debian 12), so the guest is
 # too: /bin, /sbin and /lib are links into /usr.

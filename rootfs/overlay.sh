@@ -1,7 +1,7 @@
 #!/bin/sh
 # overlay.sh ROOT DIR - put DIR's files over a staged guest root.
 #
-# Called by umlrun (runner/boot.c) for each --overlay=DIR, on the root
+# Called by umlrun (runner/guest/boot.c) for each --overlay=DIR, on the root
 # folder it staged for this run, before any guest boots. DIR is laid out
 # like the guest's root: DIR/usr/sbin/hostapd replaces the packaged
 # hostapd, DIR/usr/local/bin/tool adds a command. Shared libraries the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * fuzz_results.c - the results.json reader (runner/results_read.c), which
+ * fuzz_results.c - the results.json reader (runner/results/results_read.c), which
  * `umlrun merge` and --durations feed with files from other machines.
  *
  * Feeds: the input as the whole text of a results.json (results_parse, the
