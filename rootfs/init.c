@@ -43,7 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_ARGS 256
+#define MAX_ARGS   256
+#define MAX_MOUNTS 16
 
 static struct {
 	const char *test, *mode, *start, *suite, *results, *argv_hex, *try;
@@ -52,6 +53,8 @@ static struct {
 	bool shell;
 	const char *seed; /* umlrun.seed: credited to the random pool */
 	char *argv[MAX_ARGS + 1];
+	const char *mount[MAX_MOUNTS]; /* umlrun.mount=SRC_HEX,DST_HEX,ro|rw */
+	size_t nmounts;
 } param = { .mode = "off", .start = "", .suite = "suite", .timeout = 600 };
 
 /* What the host's supervise.c looks for on the console (guest_console_mark). */
@@ -167,6 +170,22 @@ static int decode_argv(const char *hex)
 	return n ? 0 : -1;
 }
 
+/* The text of hex (two digits a byte) into out (size n): 0, or -1 if malformed. */
+static int unhex(const char *hex, size_t len, char *out, size_t n)
+{
+	if (len % 2 || len / 2 >= n)
+		return -1;
+	for (size_t i = 0; i < len; i += 2) {
+		int hi = hexval(hex[i]), lo = hexval(hex[i + 1]);
+
+		if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
+			return -1;
+		out[i / 2] = (char)(hi << 4 | lo);
+	}
+	out[len / 2] = '\0';
+	return 0;
+}
+
 /* Seconds, 0 for none (a shell); -1, so refused, for anything else. */
 static long parse_timeout(const char *val)
 {
@@ -207,6 +226,8 @@ static void set_param(char *key, char *val)
 		param.timeout = parse_timeout(val);
 	else if (!strcmp(key, "shell"))
 		param.shell = !strcmp(val, "1");
+	else if (!strcmp(key, "mount") && param.nmounts < MAX_MOUNTS)
+		param.mount[param.nmounts++] = val;
 }
 
 /*
@@ -315,6 +336,36 @@ static int seed_random(void)
 	return r < 0 ? -1 : 0;
 }
 
+/* mkdir -p path: for a --mount point under one of the guest's tmpfs. */
+static void make_dirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+}
+
+/* umlrun.mount: a host folder (--mount) the host made reachable. */
+static int mount_extra(const char *spec)
+{
+	char src[4096], dst[4096];
+	const char *c1 = strchr(spec, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+	bool rw;
+
+	if (!c1 || !c2 || unhex(spec, (size_t)(c1 - spec), src, sizeof(src)) < 0 ||
+	    unhex(c1 + 1, (size_t)(c2 - c1 - 1), dst, sizeof(dst)) < 0 || dst[0] != '/' ||
+	    (strcmp(c2 + 1, "ro") && strcmp(c2 + 1, "rw"))) {
+		ctl("error umlrun.mount is malformed");
+		return -1;
+	}
+	rw = !strcmp(c2 + 1, "rw");
+	make_dirs(dst);
+	return mount_one("none", dst, "hostfs", (rw ? 0 : MS_RDONLY) | MS_NOSUID | MS_NODEV, src);
+}
+
 static int mount_host(void)
 {
 	if (mount_one("none", "/suite", "hostfs", MS_RDONLY | MS_NOSUID | MS_NODEV, param.suite))
@@ -322,6 +373,9 @@ static int mount_host(void)
 	if (param.results &&
 	    mount_one("none", "/results", "hostfs", MS_NOSUID | MS_NODEV, param.results))
 		return -1;
+	for (size_t i = 0; i < param.nmounts; i++)
+		if (mount_extra(param.mount[i]) < 0)
+			return -1;
 	return 0;
 }
 

@@ -3,15 +3,12 @@
 #
 # Run by ./run-tests.sh and `make check`. As root it installs what is
 # missing with apt-get; otherwise it names the packages and the command,
-# and exits 3 (the infrastructure exit code).
+# and exits 3 (the infrastructure exit code). The packages are listed in
+# debian-packages (or $UMLRUN_PACKAGES), which `umlrun doctor` checks too.
 set -eu
 
-packages="
-	gcc make pkg-config clang-format clang-14 libclang-rt-14-dev tmux
-	linux-source-6.1 bc flex bison libelf-dev libssl-dev
-	libnl-3-dev libnl-genl-3-dev libjson-c-dev chromium
-	busybox-static hostapd wpasupplicant iw iproute2 tcpdump wireless-regdb
-"
+list=${UMLRUN_PACKAGES:-$(dirname "$0")/../debian-packages}
+packages=$(sed 's/#.*//' "$list" | awk 'NF { print $1 }')
 
 missing=
 for p in $packages; do

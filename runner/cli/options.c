@@ -46,6 +46,7 @@ enum {
 	O_DRY_RUN,
 	O_KERNEL,
 	O_SECCOMP,
+	O_MOUNT,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -68,6 +69,7 @@ static const struct option long_opts[] = {
 	{ "kernel-src", required_argument, NULL, O_KSRC },
 	{ "kernel", required_argument, NULL, O_KERNEL },
 	{ "seccomp", required_argument, NULL, O_SECCOMP },
+	{ "mount", required_argument, NULL, O_MOUNT },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "make-jobs", required_argument, NULL, O_MAKE_JOBS },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
@@ -98,7 +100,7 @@ static const struct option long_opts[] = {
 #define KERNEL_OPTS (BIT(O_KSRC) | BIT(O_KERNEL) | BIT(O_CONFIG) | BIT(O_MAKE_JOBS))
 #define BOOT_OPTS                                                                                  \
 	(KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR) | BIT(O_OVERLAY) | \
-	 BIT(O_RANDOM_SEED) | BIT(O_SECCOMP))
+	 BIT(O_RANDOM_SEED) | BIT(O_SECCOMP) | BIT(O_MOUNT))
 #define SELECT_OPTS                                                                                \
 	(BIT(O_SUITE_DIR) | BIT(O_FILTER) | BIT(O_EXCLUDE) | BIT(O_SHUFFLE) | BIT(O_SHARD) |       \
 	 BIT(O_DURATIONS) | BIT(O_RERUN_FAILED) | BIT(O_RESULTS))
@@ -121,6 +123,8 @@ static const struct option long_opts[] = {
 	"  --overlay=DIR          lay DIR over the guest's root, e.g. your own build as\n"         \
 	"                         DIR/usr/sbin/hostapd (with the libraries it needs);\n"           \
 	"                         repeatable\n"                                                    \
+	"  --mount=HOST[:GUEST][:rw]  the host folder HOST at GUEST in the guest (default\n"       \
+	"                         /mnt/NAME), read-only unless :rw; repeatable\n"                  \
 	"  --random-seed=N        the guest's random numbers come from N (default 0:\n"            \
 	"                         the same in every run); 'random' picks one and prints it\n"      \
 	"  --seccomp=WHEN          UML's seccomp userspace (kernels from 6.16): auto (when\n"      \
@@ -266,6 +270,20 @@ static const struct command_desc {
 	  "                         as for 'umlrun build'\n"
 	  "  --dry-run              say what would be removed, remove nothing\n"
 	  "  -h, --help             show this help\n" },
+	{ CMD_DOCTOR, "doctor", BIT(O_KERNEL) | BIT(O_KSRC),
+	  "Usage: umlrun doctor [OPTIONS]\n"
+	  "Check what this host must offer umlrun: the Debian packages, ptrace,\n"
+	  "/dev/shm, seccomp, Landlock, namespaces, TMPDIR, free disk in the cache\n"
+	  "and whether the kernel is built. One line per check: 'ok', 'warn' (umlrun\n"
+	  "works, maybe slower or less confined) or 'FAIL' with how to fix it.\n"
+	  "\n"
+	  "  --kernel=VERSION, --kernel-src=DIR   the kernel to look for, as for\n"
+	  "                         'umlrun build'\n"
+	  "  -h, --help             show this help\n"
+	  "\n"
+	  "Environment: UMLRUN_PACKAGES=FILE checks the packages FILE lists instead\n"
+	  "of the project's debian-packages.\n"
+	  "Exit status: 0 nothing failed, 3 a check failed.\n" },
 	{ CMD_HELP, "help", 0,
 	  "Usage: umlrun help [COMMAND]\n"
 	  "Show the help of umlrun or of one command.\n" },
@@ -284,6 +302,7 @@ static const char main_usage[] =
     "  merge     merge the results of shards run on several machines\n"
     "  compare   time the tests with time travel off and on\n"
     "  prune     remove cached kernels and root folders no longer used\n"
+    "  doctor    check what this host must offer umlrun\n"
     "  help      show help (also: umlrun COMMAND --help)\n"
     "\n"
     "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure,\n"
@@ -491,6 +510,9 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 					arg);
 		o->run_list = arg;
 		return 0;
+	case O_MOUNT:
+		push(&o->mounts, &o->nmounts, arg);
+		return 0;
 	case O_OVERLAY:
 		push(&o->overlays, &o->noverlays, arg);
 		return 0;
@@ -545,7 +567,7 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 	if (o->cmd == CMD_EXEC && o->nargs == 0)
 		return uerr_set(e, EXIT_USAGE,
 				"exec: no command given; use 'umlrun exec -- COMMAND [ARG...]'");
-	if ((o->cmd == CMD_BUILD || o->cmd == CMD_SHELL) && o->nargs > 0)
+	if ((o->cmd == CMD_BUILD || o->cmd == CMD_SHELL || o->cmd == CMD_DOCTOR) && o->nargs > 0)
 		return uerr_set(e, EXIT_USAGE,
 				"%s: unexpected argument '%s'; see 'umlrun %s --help'", d->name,
 				o->args[0], d->name);
@@ -637,7 +659,8 @@ void opts_free(struct opts *o)
 {
 	free(o->configs);
 	free(o->overlays);
+	free(o->mounts);
 	free(o->filters);
 	free(o->excludes);
-	o->configs = o->overlays = o->filters = o->excludes = NULL;
+	o->configs = o->overlays = o->filters = o->excludes = o->mounts = NULL;
 }

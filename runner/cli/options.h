@@ -20,6 +20,7 @@ enum command {
 	CMD_MERGE,
 	CMD_COMPARE,
 	CMD_PRUNE,
+	CMD_DOCTOR,
 	CMD_HELP,
 };
 
@@ -40,6 +41,8 @@ struct opts {
 	size_t nconfigs;
 	char **overlays; /* --overlay DIRs, in order */
 	size_t noverlays;
+	char **mounts; /* --mount HOST[:GUEST][:rw], as given */
+	size_t nmounts;
 	int make_jobs;
 	int jobs;	     /* -j: guests at once; 0 means one per CPU */
 	long timeout;	     /* --timeout: simulated seconds, overrides settings */

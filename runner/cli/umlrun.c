@@ -10,7 +10,9 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <grp.h>
 #include <libgen.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include <unistd.h>
 
 #include "boot.h"
+#include "doctor.h"
 #include "html.h"
 #include "kernel_cache.h"
 #include "ktap.h"
@@ -264,6 +267,19 @@ static bool want_seccomp(const struct session *s)
 	return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
 }
 
+/* When no guest can start at all, the host is the likely cause. */
+static void doctor_hint(void)
+{
+	note("'umlrun doctor' checks what this host must offer a guest");
+}
+
+static UMLRUN_NORETURN void die_doctor(const struct uerr *e)
+{
+	uerr_print(e);
+	doctor_hint();
+	exit(e->code);
+}
+
 static void prepare_stage(struct session *s)
 {
 	_cleanup_free_ char *suites = suites_dir(s);
@@ -275,8 +291,15 @@ static void prepare_stage(struct session *s)
 	resolve_random_seed(s);
 	stage_sweep();
 	if (stage_create(&s->stage, s->kernel.binary, s->rootfs, suites, lib, &e) < 0)
-		uerr_die(&e);
+		die_doctor(&e);
 	s->stage.seccomp = seccomp;
+	for (size_t i = 0; i < s->o->nmounts; i++) {
+		struct confine_mount m;
+
+		if (guest_mount_parse(s->o->mounts[i], &m, &e) < 0 ||
+		    stage_add_mount(&s->stage, &m, &e) < 0)
+			uerr_die(&e);
+	}
 	s->stage.hostfs_absolute = s->kernel.version_code >= 6 * 65536 + 10 * 256;
 	live_stage = &s->stage;
 	atexit(remove_live_stage);
@@ -542,6 +565,20 @@ static void write_reports(struct session *s, struct run *run, const char *exampl
 	}
 }
 
+/*
+ * Every guest died before its init reported anything: not the tests'
+ * fault but the host's (ptrace forbidden, no /dev/shm, ...).
+ */
+static bool no_guest_came_up(const struct sched_result *res)
+{
+	for (size_t i = 0; i < res->nrec; i++)
+		if ((res->rec[i].outcome.end != GUEST_CRASH &&
+		     res->rec[i].outcome.end != GUEST_KILLED) ||
+		    res->rec[i].ktap.planned >= 0 || res->rec[i].ktap.ncases > 0)
+			return false;
+	return res->nrec > 0;
+}
+
 /* Boots every test of the list in run->mode; the stage must exist. */
 static void run_tests(struct session *s, const struct test_list *tests, struct run *run)
 {
@@ -607,6 +644,8 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	sched_failed = sched_run(&so, tests->v, tests->n, &run->res, &e) < 0;
 	if (sched_failed)
 		uerr_print(&e);
+	if (sched_failed || no_guest_came_up(&run->res))
+		doctor_hint();
 	run->wall_seconds = monotonic_now() - t0;
 	run->exit_code = run->res.host_signal ? EXIT_SIGNAL_BASE + run->res.host_signal
 					      : exit_code_of(run->res.rec, run->res.nrec);
@@ -633,6 +672,14 @@ static void check_inputs(struct session *s)
 
 	if (s->o->start && s->o->mode != TT_OFF && start_parse(s->o->start, &ignored, &e) < 0)
 		uerr_die(&e);
+	for (size_t i = 0; i < s->o->nmounts; i++) {
+		struct confine_mount m;
+
+		if (guest_mount_parse(s->o->mounts[i], &m, &e) < 0)
+			uerr_die(&e);
+		free(m.host);
+		free(m.guest);
+	}
 	for (size_t i = 0; i < s->o->noverlays; i++)
 		if (!is_dir(s->o->overlays[i]))
 			die(EXIT_USAGE,
@@ -859,7 +906,7 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 					: TEST_WALL_TIMEOUT_DEFAULT,
 		      &out, &e) < 0) {
 		session_end(&s);
-		uerr_die(&e);
+		die_doctor(&e);
 	}
 	switch (out.end) {
 	case GUEST_REPORTED:
@@ -875,6 +922,8 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 		break;
 	default:
 		note("the guest failed: %s", out.detail);
+		if (out.end != GUEST_INIT_ERROR)
+			doctor_hint();
 		code = EXIT_INFRA;
 	}
 	session_end(&s);
@@ -984,6 +1033,60 @@ static int cmd_list(const struct opts *o)
 	return EXIT_PASS;
 }
 
+/* doctor: the host checks (doctor.h), one line each; exit 3 if one failed. */
+static int cmd_doctor(const struct opts *o)
+{
+	struct session s = { .o = o };
+	const char *packages = getenv("UMLRUN_PACKAGES");
+	_cleanup_free_ char *own_packages = NULL;
+	_cleanup_free_ char *config_dir = NULL;
+	_cleanup_free_ char *cache = cache_root();
+	_cleanup_free_ char *kdir = NULL;
+	struct passwd *pw = getpwnam("nobody");
+	struct group *gr = getgrnam("nogroup");
+	struct doctor_input in;
+	struct doctor_report r;
+	struct kernel_opts ko;
+	struct uerr e = { 0 };
+	char unfetched[256] = "";
+	int code;
+
+	find_project(&s);
+	own_packages = xasprintf("%s/debian-packages", s.project);
+	config_dir = xasprintf("%s/uml-config", s.project);
+	ko = kernel_opts_of(&s, config_dir);
+	/* Checking must not download a kernel source (160 MB). */
+	ko.fetch_script = NULL;
+	if (!o->kernel_src && ko.version && !path_exists(ko.tarball))
+		snprintf(unfetched, sizeof(unfetched),
+			 "not built, and its source not here yet: the first build fetches "
+			 "linux-source-%s from Debian (about 160 MB), or 'umlrun build%s%s' now",
+			 ko.version->name, o->kernel ? " --kernel=" : "",
+			 o->kernel ? o->kernel : "");
+	in = (struct doctor_input){
+		.packages_file = packages && *packages ? packages : own_packages,
+		.tmpdir = getenv("TMPDIR"),
+		.cache_dir = cache,
+		.kernel_name = o->kernel_src ? o->kernel_src
+			       : o->kernel   ? o->kernel
+					     : KERNEL_DEFAULT,
+		.kernel_dir = !*unfetched && kernel_locate(&ko, &kdir, &e) == 0 ? kdir : NULL,
+		.kernel_error = *unfetched ? unfetched : e.msg,
+		/* As root the guest runs as nobody (boot.c). */
+		.as_root = geteuid() == 0 && pw && gr,
+		.guest_uid = pw ? pw->pw_uid : 0,
+		.guest_gid = gr ? gr->gr_gid : 0,
+	};
+	doctor_run(&in, &r);
+	for (size_t i = 0; i < r.n; i++)
+		printf("%s %s%s%s\n", doctor_level_name(r.v[i].level), r.v[i].what,
+		       r.v[i].detail ? ": " : "", r.v[i].detail ? r.v[i].detail : "");
+	code = doctor_exit_code(&r);
+	doctor_report_free(&r);
+	session_end(&s);
+	return code;
+}
+
 static int cmd_help(const struct opts *o)
 {
 	enum command c = o->nargs ? command_lookup(o->args[0]) : CMD_NONE;
@@ -1001,6 +1104,7 @@ static const struct {
 	{ CMD_BUILD, cmd_build },     { CMD_RUN, cmd_run },	{ CMD_EXEC, cmd_exec },
 	{ CMD_SHELL, cmd_shell },     { CMD_LIST, cmd_list },	{ CMD_HELP, cmd_help },
 	{ CMD_COMPARE, cmd_compare }, { CMD_MERGE, cmd_merge }, { CMD_PRUNE, cmd_prune },
+	{ CMD_DOCTOR, cmd_doctor },
 };
 
 int main(int argc, char **argv)

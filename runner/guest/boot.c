@@ -83,6 +83,35 @@ static char *argv_hex(char *const *argv)
 	return sb_detach(&sb);
 }
 
+static char *hex_of(const char *text)
+{
+	struct strbuf sb = { 0 };
+
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		sb_printf(&sb, "%02x", *p);
+	return sb.buf ? sb_detach(&sb) : xstrdup("");
+}
+
+/*
+ * A --mount folder as hostfs= names it: in the jail, its bind mount
+ * under the stage; outside, the host path relative to the guest's folder
+ * STAGE/gN (as many .. as it is deep), which hostfs joins to its prefix.
+ */
+static char *mount_source(const struct guest_spec *g, size_t i)
+{
+	struct strbuf sb = { 0 };
+	_cleanup_free_ char *gdir = NULL;
+
+	if (g->stage->confine.mount_ns)
+		return xasprintf(CONFINE_JAIL_MOUNTS "/%zu", i);
+	gdir = xasprintf("%s/g%d", g->stage->dir, g->index);
+	for (const char *p = gdir; *p; p++)
+		if (*p == '/' && p[1] && p[1] != '/')
+			sb_adds(&sb, "../");
+	sb_adds(&sb, g->stage->mounts[i].host + 1);
+	return sb_detach(&sb);
+}
+
 char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 {
 	const char *dir = g->stage->dir;
@@ -160,6 +189,16 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	if (g->harness)
 		/* Quoted: the options are separated by spaces. */
 		strv_push(&v, &n, xasprintf("umlrun.harness=\"%s\"", g->harness));
+	for (size_t i = 0; i < g->stage->nmounts; i++) {
+		const struct confine_mount *m = &g->stage->mounts[i];
+		_cleanup_free_ char *src = mount_source(g, i);
+		_cleanup_free_ char *src_hex = hex_of(src);
+		_cleanup_free_ char *dst_hex = hex_of(m->guest);
+
+		strv_push(
+		    &v, &n,
+		    xasprintf("umlrun.mount=%s,%s,%s", src_hex, dst_hex, m->rw ? "rw" : "ro"));
+	}
 	if (g->test)
 		strv_push(&v, &n, xasprintf("umlrun.test=%s", g->test));
 	if (g->shell)
@@ -349,6 +388,115 @@ int stage_overlay(const struct stage *s, const char *script, const char *dir, st
 			"cannot lay %s over the guest's root (see the message above)", dir);
 }
 
+/* Whether path is dir or below it (both resolved). */
+static bool path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (!strcmp(dir, "/"))
+		return true;
+	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+int guest_mount_parse(const char *spec, struct confine_mount *m, struct uerr *e)
+{
+	static const char *const own[] = { "/",	   "/suite", "/results", "/tmp", "/run",
+					   "/var", "/proc",  "/sys",	 "/dev", "/usr",
+					   "/bin", "/sbin",  "/lib",	 "/etc", "/init" };
+	_cleanup_free_ char *copy = xstrdup(spec);
+	_cleanup_free_ char *tmpbase = NULL;
+	_cleanup_free_ char *cache = NULL;
+	char *host = copy, *guest = NULL, *c;
+	const char *tmpdir = getenv("TMPDIR");
+	bool rw = false;
+
+	memset(m, 0, sizeof(*m));
+	c = strrchr(copy, ':');
+	if (c && !strcmp(c, ":rw")) {
+		rw = true;
+		*c = '\0';
+	} else if (c && !strcmp(c, ":ro")) {
+		*c = '\0';
+	}
+	if ((c = strchr(copy, ':'))) {
+		*c = '\0';
+		guest = c + 1;
+	}
+	m->host = realpath(host, NULL);
+	if (!m->host || !is_dir(m->host)) {
+		uerr_set(e, EXIT_USAGE, "--mount=%s: no such folder %s", spec, host);
+		goto fail;
+	}
+	if (!strcmp(m->host, "/")) {
+		uerr_set(e, EXIT_USAGE,
+			 "--mount=%s: not the host's whole file system; name a folder", spec);
+		goto fail;
+	}
+	tmpbase = realpath(tmpdir && *tmpdir ? tmpdir : "/tmp", NULL);
+	cache = cache_root();
+	if ((tmpbase && path_within(tmpbase, m->host)) || path_within(cache, m->host) ||
+	    path_within(m->host, cache)) {
+		uerr_set(e, EXIT_USAGE,
+			 "--mount=%s: %s holds umlrun's own folders (%s or its cache), which a "
+			 "guest must not reach; mount a folder below it",
+			 spec, m->host, tmpbase ? tmpbase : "TMPDIR");
+		goto fail;
+	}
+	if (!guest || !*guest)
+		m->guest = xasprintf("/mnt/%s", strrchr(m->host, '/') + 1);
+	else
+		m->guest = xstrdup(guest);
+	if (m->guest[0] != '/' || strstr(m->guest, "/./") || strstr(m->guest, "/../") ||
+	    strstr(m->guest, "//") || strchr(m->guest, ',') || strchr(m->guest, ' ') ||
+	    (strlen(m->guest) > 1 && m->guest[strlen(m->guest) - 1] == '/') ||
+	    (strlen(m->guest) >= 3 && !strcmp(m->guest + strlen(m->guest) - 3, "/.."))) {
+		uerr_set(e, EXIT_USAGE,
+			 "--mount=%s: the guest path must be absolute and plain (no . or .., "
+			 "spaces or commas), e.g. /src",
+			 spec);
+		goto fail;
+	}
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		bool under = strcmp(own[i], "/") && strcmp(own[i], "/tmp") &&
+			     strcmp(own[i], "/run") && strcmp(own[i], "/var") &&
+			     path_within(m->guest, own[i]);
+
+		if (!strcmp(m->guest, own[i]) || under) {
+			uerr_set(e, EXIT_USAGE,
+				 "--mount=%s: %s is the guest's own; mount elsewhere, e.g. /src or "
+				 "/mnt/NAME",
+				 spec, own[i]);
+			goto fail;
+		}
+	}
+	m->rw = rw;
+	return 0;
+fail:
+	free(m->host);
+	free(m->guest);
+	memset(m, 0, sizeof(*m));
+	return -1;
+}
+
+int stage_add_mount(struct stage *s, struct confine_mount *m, struct uerr *e)
+{
+	_cleanup_free_ char *point = xasprintf("%s/root%s", s->dir, m->guest);
+
+	/*
+	 * The mount point, in this stage's copy of the root (its folders are
+	 * its own: only files are hard links into the cache). Under /tmp,
+	 * /run or /var the guest's tmpfs hides it and the init makes it.
+	 */
+	if (mkdir_p(point, 0755) < 0 && !is_dir(point))
+		return uerr_sys(e, EXIT_INFRA, "cannot create the mount point %s", point);
+	s->mounts = xrealloc(s->mounts, (s->nmounts + 1) * sizeof(*s->mounts));
+	s->mounts[s->nmounts++] = *m;
+	memset(m, 0, sizeof(*m));
+	s->confine.mounts = s->mounts;
+	s->confine.nmounts = s->nmounts;
+	return 0;
+}
+
 int stage_guest_dir(const struct stage *s, int index, struct uerr *e)
 {
 	static const char *const subs[] = { "results", "uml" };
@@ -371,6 +519,13 @@ int stage_destroy(struct stage *s)
 	int r = 0;
 
 	confine_plan_free(&s->confine);
+	for (size_t i = 0; i < s->nmounts; i++) {
+		free(s->mounts[i].host);
+		free(s->mounts[i].guest);
+	}
+	free(s->mounts);
+	s->mounts = NULL;
+	s->nmounts = 0;
 	if (s->dir) {
 		r = rm_rf(s->dir);
 		free(s->dir);

@@ -46,7 +46,9 @@ struct stage {
 	 * folder absolutely (the command line then names the stage).
 	 */
 	bool hostfs_absolute;
-	bool seccomp; /* boot with seccomp=on: UML's seccomp userspace */
+	bool seccomp;		      /* boot with seccomp=on: UML's seccomp userspace */
+	struct confine_mount *mounts; /* --mount, in order (confine.plan points here) */
+	size_t nmounts;
 };
 
 struct guest_spec {
@@ -83,6 +85,17 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
  * through the hard links into the cached root.
  */
 int stage_overlay(const struct stage *s, const char *script, const char *dir, struct uerr *e);
+/*
+ * --mount=HOST[:GUEST][:rw]: HOST must be an existing folder, not / and
+ * not one holding umlrun's own folders (TMPDIR's stages, the cache: the
+ * guest would reach other runs), GUEST an absolute path that is none of
+ * the guest's own (/, /suite, /results, /tmp, /proc...). Default GUEST:
+ * /mnt/BASENAME. Exit 2 on bad input.
+ */
+int guest_mount_parse(const char *spec, struct confine_mount *m, struct uerr *e);
+/* Adds m (taken over) to the stage: its mount point in the root, the plan. */
+int stage_add_mount(struct stage *s, struct confine_mount *m, struct uerr *e);
+
 /* STAGE/gN with results/ and uml/ owned by the guest's user. */
 int stage_guest_dir(const struct stage *s, int index, struct uerr *e);
 /* 0, or -errno when the folder could not be removed (the next umlrun sweeps it). */

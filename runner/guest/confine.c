@@ -59,7 +59,7 @@ static uint64_t fs_rights_of(int abi)
 	return all;
 }
 
-static int landlock_abi(void)
+int confine_landlock_abi(void)
 {
 	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
 
@@ -152,7 +152,7 @@ int confine_plan_make(struct confine_plan *p, const char *linux_path, bool as_ro
 		return uerr_set(e, EXIT_USAGE,
 				"UMLRUN_CONFINE=%s: expected landlock, mount-ns or none", force);
 	if (!force || !*force || !strcmp(force, "landlock"))
-		p->landlock_abi = landlock_abi();
+		p->landlock_abi = confine_landlock_abi();
 	if ((!force || !*force || !strcmp(force, "mount-ns")) && as_root)
 		p->mount_ns = mount_ns_works();
 	if (force && !strcmp(force, "landlock") && !p->landlock_abi)
@@ -265,6 +265,14 @@ int confine_mounts(const struct confine_plan *p, const char *stage, int index, u
 		if ((r = bind_mount(p->libs[i], to, ro)) < 0)
 			return r;
 	}
+	for (size_t i = 0; i < p->nmounts; i++) {
+		_cleanup_free_ char *to =
+		    xasprintf("%s" CONFINE_JAIL_STAGE "/" CONFINE_JAIL_MOUNTS "/%zu", jail, i);
+
+		if ((r = bind_mount(p->mounts[i].host, to,
+				    p->mounts[i].rw ? MS_NOSUID | MS_NODEV : ro)) < 0)
+			return r;
+	}
 	for (size_t i = 0; i < sizeof(host_files) / sizeof(host_files[0]); i++) {
 		_cleanup_free_ char *to = xasprintf("%s%s", jail, host_files[i].path);
 
@@ -342,6 +350,13 @@ int confine_landlock(const struct confine_plan *p, const char *stage, int index)
 	}
 	for (size_t i = 0; p->libs && p->libs[i] && !r; i++)
 		r = allow(ruleset, p->libs[i], LL_RUN, h);
+	for (size_t i = 0; i < p->nmounts && !r; i++) {
+		_cleanup_free_ char *path =
+		    p->mount_ns ? xasprintf(CONFINE_JAIL_STAGE "/" CONFINE_JAIL_MOUNTS "/%zu", i)
+				: xstrdup(p->mounts[i].host);
+
+		r = allow(ruleset, path, p->mounts[i].rw ? LL_WRITE : LL_READ, h);
+	}
 	for (size_t i = 0; i < sizeof(host_files) / sizeof(host_files[0]) && !r; i++)
 		r = allow(ruleset, host_files[i].path, host_files[i].access, h);
 	if (!r && syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)

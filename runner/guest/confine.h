@@ -46,16 +46,29 @@
  */
 #define CONFINE_JAIL_STAGE "/umlrun"
 #define CONFINE_JAIL_GUEST CONFINE_JAIL_STAGE "/guest"
+/* Where a --mount folder K appears in the jail: CONFINE_JAIL_STAGE/mounts/K. */
+#define CONFINE_JAIL_MOUNTS "mounts"
+
+/* A host folder the guest mounts (--mount), reachable as this says. */
+struct confine_mount {
+	char *host;  /* absolute, resolved */
+	char *guest; /* where the guest mounts it */
+	bool rw;
+};
 
 struct confine_plan {
 	int landlock_abi; /* 0: Landlock unavailable */
 	bool mount_ns;	  /* root: the private mount namespace and pivot_root */
 	char **libs;	  /* host files linux reads: libraries, /proc/cpuinfo; NULL-terminated */
+	const struct confine_mount *mounts; /* --mount folders (the stage owns them) */
+	size_t nmounts;
 };
 
 /* Probes the host; linux is the kernel binary (for its libraries). */
 int confine_plan_make(struct confine_plan *p, const char *linux_path, bool as_root, struct uerr *e);
 void confine_plan_free(struct confine_plan *p);
+/* The host kernel's Landlock ABI (1, 2, ...), 0 without Landlock. */
+int confine_landlock_abi(void);
 /* What results.json records: "landlock-v7+mount-ns", "landlock-v2" or "none". */
 char *confine_describe(const struct confine_plan *p);
 

@@ -95,11 +95,32 @@ run env UMLRUN_HOME="$work/proj" "$umlrun" build
 [ $rc -eq 3 ] && grep -q "apt-get install umlrun-no-such-package" "$work/err"
 check "a missing Debian package exits 3 naming it and the install command"
 
+# ---- doctor: the host checks ----
+run "$umlrun" doctor
+[ $rc -eq 0 ] && ! grep -q '^FAIL' "$work/out" && grep -q '^ok   ptrace' "$work/out"
+check "doctor exits 0 on this host, one ok line per check"
+printf 'gcc build\numlrun-no-such-package guest\n' >"$work/packages"
+run env UMLRUN_PACKAGES="$work/packages" "$umlrun" doctor
+[ $rc -eq 3 ] && grep -q "^FAIL Debian packages: missing umlrun-no-such-package;" "$work/out"
+check "doctor names a missing Debian package and exits 3"
+mkdir -p "$work/nodpkg" && ln -sf "$(command -v env)" "$work/nodpkg/env"
+run env PATH="$work/nodpkg" "$umlrun" doctor
+[ $rc -eq 3 ] && grep -q "^FAIL Debian packages: dpkg-query cannot be run" "$work/out"
+check "doctor without dpkg-query on PATH says so and exits 3"
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir -m 700 "$work/doctor-tmp"
+	run env TMPDIR="$work/doctor-tmp" "$umlrun" doctor
+	[ $rc -eq 3 ] && grep -q "^FAIL TMPDIR $work/doctor-tmp .*set TMPDIR" "$work/out"
+	check "doctor names a TMPDIR the guest's user cannot traverse and exits 3"
+fi
+
 if [ "$(id -u)" -eq 0 ]; then
 	mkdir -m 700 "$work/private"
 	run env TMPDIR="$work/private" "$umlrun" exec -- true
 	[ $rc -eq 3 ] && grep -q "set TMPDIR" "$work/err" && [ -z "$(ls -A "$work/private")" ]
 	check "a TMPDIR the guest's user cannot reach exits 3 and leaves nothing"
+	grep -q "'umlrun doctor' checks" "$work/err"
+	check "a guest that cannot start points to umlrun doctor"
 fi
 
 # ---- the kernel cache ----
@@ -247,6 +268,36 @@ rm -f /tmp/umlrun-escape-canary "$TMPDIR/umlrun-escape-canary"
 run env UMLRUN_CONFINE=jail "$umlrun" exec -- true
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "UMLRUN_CONFINE=jail: expected" "$work/err"
 check "an unknown UMLRUN_CONFINE exits 2 with one line"
+
+# ---- --mount: a host folder in the guest ----
+mkdir -p "$work/proj/tests" "$work/rwdir"
+chmod 777 "$work/rwdir"
+echo hello >"$work/proj/tests/data.txt"
+printf '#!/bin/sh\necho "sees $(cat /src/tests/data.txt)"\n' >"$work/proj/tests/run.sh"
+chmod 755 "$work/proj/tests/run.sh"
+run "$umlrun" exec --mount="$work/proj:/src" -- /src/tests/run.sh
+[ $rc -eq 0 ] && [ "$(cat "$work/out")" = "sees hello" ]
+check "--mount=HOST:GUEST runs a tree never written for umlrun"
+run "$umlrun" exec --mount="$work/proj:/src" -- sh -c 'echo x >/src/new'
+[ $rc -eq 1 ] && [ ! -e "$work/proj/new" ]
+check "--mount is read-only by default"
+run "$umlrun" exec --mount="$work/rwdir:/out:rw" --mount="$work/proj" -- sh -c 'echo y >/out/f && ls /mnt/proj'
+[ $rc -eq 0 ] && [ "$(cat "$work/rwdir/f")" = y ] && [ "$(cat "$work/out")" = tests ]
+check "--mount :rw writes through; without a guest path it is /mnt/NAME"
+# The guest mounts the same folder again by the name the host gave it
+# (hex on umlrun.mount=), then climbs out of it.
+src='$(sed -n "s/.*umlrun.mount=\([0-9a-f]*\),.*/\1/p" /proc/cmdline | sed "s/../\\\\x&/g")'
+run "$umlrun" exec --mount="$work/proj:/src" -- sh -c "s=\$(printf \"$src\") &&
+	mkdir -p /tmp/m /tmp/e && mount -t hostfs none /tmp/m -o \"\$s\" && ls /tmp/m &&
+	{ mount -t hostfs none /tmp/e -o \"\$s/../../../../../../../etc\" && cat /tmp/e/passwd; true; }"
+[ $rc -eq 0 ] && [ "$(head -n 1 "$work/out")" = tests ] && ! grep -q '^root:' "$work/out"
+check "a mounted folder is no way out: .. above it is refused"
+for bad in "$work/nosuch" / "$TMPDIR" "$work/proj:/suite" "$work/proj:/proc/x" "$work/proj:rel"; do
+	run "$umlrun" exec --mount="$bad" -- true
+	[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^umlrun: --mount=" "$work/err" ||
+		{ echo "# --mount=$bad: exit $rc"; false; } || break
+done
+check "a --mount of a missing folder, of /, of umlrun's own folders or over the guest's paths exits 2 with one line"
 
 # ---- where the stage and the cache live ----
 shm=$(mktemp -d /dev/shm/umlrun-itest.XXXXXX) && chmod 755 "$shm"

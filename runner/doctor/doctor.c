@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: MIT
+/* doctor.c - the host checks of `umlrun doctor` (see doctor.h). */
+#define _GNU_SOURCE
+#include "doctor.h"
+#include "confine.h"
+
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+
+const char *doctor_level_name(enum doctor_level l)
+{
+	return l == DOCTOR_OK ? "ok  " : l == DOCTOR_WARN ? "warn" : "FAIL";
+}
+
+void doctor_add(struct doctor_report *r, enum doctor_level l, const char *what, const char *detail)
+{
+	r->v = xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
+	r->v[r->n++] = (struct doctor_result){
+		.level = l,
+		.what = xstrdup(what),
+		.detail = detail ? xstrdup(detail) : NULL,
+	};
+}
+
+void doctor_report_free(struct doctor_report *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].what);
+		free(r->v[i].detail);
+	}
+	free(r->v);
+	r->v = NULL;
+	r->n = 0;
+}
+
+int doctor_exit_code(const struct doctor_report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].level == DOCTOR_FAIL)
+			return EXIT_INFRA;
+	return EXIT_PASS;
+}
+
+/* ---- Debian packages ---------------------------------------------- */
+
+char **doctor_packages_parse(const char *text, bool with_check)
+{
+	char **v = xcalloc(1, sizeof(char *));
+	size_t n = 0;
+
+	for (const char *p = text; *p;) {
+		const char *nl = strchrnul(p, '\n');
+		const char *hash = memchr(p, '#', (size_t)(nl - p));
+		const char *end = hash ? hash : nl;
+		char name[256], purpose[64] = "";
+		_cleanup_free_ char *line = xstrndup(p, (size_t)(end - p));
+
+		p = *nl ? nl + 1 : nl;
+		if (sscanf(line, "%255s %63s", name, purpose) < 1)
+			continue;
+		if (!with_check && !strcmp(purpose, "check"))
+			continue;
+		v = xrealloc(v, (n + 2) * sizeof(char *));
+		v[n++] = xstrdup(name);
+		v[n] = NULL;
+	}
+	return v;
+}
+
+static bool shown_installed(const char *dpkg_output, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (const char *p = dpkg_output; *p;) {
+		const char *nl = strchrnul(p, '\n');
+
+		if (!strncmp(p, name, l) && p[l] == ' ' && !strncmp(p + l + 1, "ii", 2))
+			return true;
+		p = *nl ? nl + 1 : nl;
+	}
+	return false;
+}
+
+char *doctor_packages_missing(char *const *names, const char *dpkg_output)
+{
+	struct strbuf sb = { 0 };
+
+	for (size_t i = 0; names[i]; i++)
+		if (!shown_installed(dpkg_output, names[i]))
+			sb_printf(&sb, "%s%s", sb.len ? " " : "", names[i]);
+	return sb.len ? sb_detach(&sb) : NULL;
+}
+
+static void check_packages(const struct doctor_input *in, struct doctor_report *r)
+{
+	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *out = NULL;
+	_cleanup_free_ char *missing = NULL;
+	_cleanup_free_ char *msg = NULL;
+	char **names;
+	char **argv;
+	size_t n = 0;
+	int st;
+	int err = read_file(in->packages_file, &text, NULL);
+
+	if (err < 0) {
+		msg = xasprintf("cannot read the list %s: %s; reinstall umlrun or set "
+				"UMLRUN_PACKAGES to a list",
+				in->packages_file, strerror(-err));
+		doctor_add(r, DOCTOR_FAIL, "Debian packages", msg);
+		return;
+	}
+	names = doctor_packages_parse(text, false);
+	while (names[n])
+		n++;
+	argv = xcalloc(n + 4, sizeof(char *));
+	argv[0] = "dpkg-query";
+	argv[1] = "-W";
+	argv[2] = "-f=${Package} ${db:Status-Abbrev}\n";
+	memcpy(argv + 3, names, n * sizeof(char *));
+	out = capture_argv(argv, &st);
+	free(argv);
+	/* dpkg-query exits 1 when it knows some name not: only 127 is "not run". */
+	if (!out || (WIFEXITED(st) && WEXITSTATUS(st) == 127)) {
+		doctor_add(r, DOCTOR_FAIL, "Debian packages",
+			   "dpkg-query cannot be run (not on PATH?): umlrun checks and uses "
+			   "Debian's packages; run it on Debian 12 with dpkg-query on PATH");
+	} else if ((missing = doctor_packages_missing(names, out))) {
+		msg = xasprintf("missing %s; install them with 'apt-get install %s' (as root: "
+				"sh tests/deps.sh in a checkout)",
+				missing, missing);
+		doctor_add(r, DOCTOR_FAIL, "Debian packages", msg);
+	} else {
+		msg = xasprintf("Debian packages (%zu, from %s)", n, in->packages_file);
+		doctor_add(r, DOCTOR_OK, msg, NULL);
+	}
+	strv_free(names);
+}
+
+/* ---- what the host kernel allows ---------------------------------- */
+
+/*
+ * Waits for a child forked to try something; its exit status is 0 or the
+ * errno of what failed (-1 if it died otherwise).
+ */
+static int child_errno(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * UML runs every guest process under ptrace (and on 6.1 only so): a
+ * child asks to be traced and stops, as UML's do. Containers often forbid
+ * ptrace (a seccomp profile, or Yama's ptrace_scope 3).
+ */
+static void check_ptrace(struct doctor_report *r)
+{
+	_cleanup_free_ char *msg = NULL;
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0) {
+		msg = xasprintf("cannot fork: %s", strerror(errno));
+		doctor_add(r, DOCTOR_FAIL, "ptrace of child processes", msg);
+		return;
+	}
+	if (pid == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
+			_exit(errno);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSTOPPED(st)) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		doctor_add(r, DOCTOR_OK, "ptrace of child processes", NULL);
+		return;
+	}
+	msg = xasprintf("PTRACE_TRACEME failed (%s): UML runs its guest processes under ptrace; "
+			"allow it (kernel.yama.ptrace_scope below 3; in a container, "
+			"--cap-add=SYS_PTRACE or a seccomp profile that allows ptrace)",
+			WIFEXITED(st) ? strerror(WEXITSTATUS(st)) : "the child died");
+	doctor_add(r, DOCTOR_FAIL, "ptrace of child processes", msg);
+}
+
+static void check_shm(struct doctor_report *r)
+{
+	char path[] = "/dev/shm/umlrun-doctor.XXXXXX";
+	_cleanup_free_ char *msg = NULL;
+	int fd = mkstemp(path);
+
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+		doctor_add(r, DOCTOR_OK, "/dev/shm writable", NULL);
+		return;
+	}
+	msg = xasprintf("cannot create a file there (%s): UML keeps shared memory there; "
+			"mount a tmpfs on /dev/shm (mount -t tmpfs tmpfs /dev/shm)",
+			strerror(errno));
+	doctor_add(r, DOCTOR_FAIL, "/dev/shm writable", msg);
+}
+
+static void check_seccomp(struct doctor_report *r)
+{
+	_cleanup_free_ char *msg = NULL;
+
+	/* 0 or 2 (already filtered) both mean filters can be installed. */
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0) {
+		doctor_add(r, DOCTOR_OK, "seccomp filters", NULL);
+		return;
+	}
+	msg = xasprintf("PR_GET_SECCOMP: %s; kernels from 6.16 (--kernel=7.2) then run guest "
+			"processes under ptrace, which is slower (--seccomp=auto does so itself)",
+			strerror(errno));
+	doctor_add(r, DOCTOR_WARN, "seccomp filters", msg);
+}
+
+static void check_landlock(struct doctor_report *r, int abi, bool as_root)
+{
+	_cleanup_free_ char *what = NULL;
+
+	if (abi > 0) {
+		what = xasprintf("Landlock ABI %d", abi);
+		doctor_add(r, DOCTOR_OK, what, NULL);
+		return;
+	}
+	doctor_add(r, DOCTOR_WARN, "Landlock",
+		   as_root ? "unavailable (the host kernel lacks it, or lsm= leaves it out): "
+			     "the guest is confined by a mount namespace alone"
+			   : "unavailable (the host kernel lacks it, or lsm= leaves it out): "
+			     "a guest run as this user is not confined; a test could reach "
+			     "your files");
+}
+
+/* As root: the mount namespace the guest's jail is built in (confine.h). */
+static bool mount_ns_works(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+			_exit(errno);
+		_exit(0);
+	}
+	return child_errno(pid) == 0;
+}
+
+/* As a user: umlrun does not need them, but a user namespace is one way to a jail. */
+static bool user_ns_works(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return false;
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0 ? errno : 0);
+	return child_errno(pid) == 0;
+}
+
+static void check_namespaces(struct doctor_report *r, int abi, bool as_root)
+{
+	if (!as_root) {
+		if (user_ns_works())
+			doctor_add(r, DOCTOR_OK, "user namespaces", NULL);
+		else
+			doctor_add(r, DOCTOR_WARN, "user namespaces",
+				   "unavailable (kernel.unprivileged_userns_clone=0?); umlrun "
+				   "does not need them as a user (Landlock confines the guest)");
+		return;
+	}
+	if (mount_ns_works())
+		doctor_add(r, DOCTOR_OK, "mount namespaces", NULL);
+	else
+		doctor_add(r, DOCTOR_WARN, "mount namespaces",
+			   abi > 0 ? "unshare(CLONE_NEWNS) fails (no CAP_SYS_ADMIN in this "
+				     "container?): the guest is confined by Landlock alone"
+				   : "unshare(CLONE_NEWNS) fails (no CAP_SYS_ADMIN in this "
+				     "container?) and there is no Landlock: the guest is not "
+				     "confined");
+}
+
+/* ---- folders -------------------------------------------------------- */
+
+/*
+ * The stage goes to TMPDIR, and the guest's linux process (nobody, when
+ * umlrun runs as root) must reach it: asked as that user, in a child,
+ * as boot.c does before a run.
+ */
+static void check_tmpdir(const struct doctor_input *in, struct doctor_report *r)
+{
+	const char *dir = in->tmpdir && *in->tmpdir ? in->tmpdir : "/tmp";
+	_cleanup_free_ char *what = NULL;
+	_cleanup_free_ char *msg = NULL;
+	int err;
+	pid_t pid;
+
+	what = in->as_root ? xasprintf("TMPDIR %s reachable by the guest's user (uid %u)", dir,
+				       (unsigned)in->guest_uid)
+			   : xasprintf("TMPDIR %s writable", dir);
+	if (!is_dir(dir) || access(dir, W_OK | X_OK) < 0) {
+		msg = xasprintf("not a folder umlrun can write (%s); set TMPDIR to one (e.g. /tmp)",
+				is_dir(dir) ? strerror(errno) : "no such folder");
+		doctor_add(r, DOCTOR_FAIL, what, msg);
+		return;
+	}
+	if (!in->as_root) {
+		doctor_add(r, DOCTOR_OK, what, NULL);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		if (setgroups(0, NULL) < 0 || setgid(in->guest_gid) < 0 ||
+		    setuid(in->guest_uid) < 0)
+			_exit(errno);
+		_exit(access(dir, X_OK) < 0 ? errno : 0);
+	}
+	err = pid < 0 ? errno : child_errno(pid);
+	if (err == 0) {
+		doctor_add(r, DOCTOR_OK, what, NULL);
+		return;
+	}
+	msg = xasprintf("the guest's user cannot traverse it (%s); set TMPDIR to a folder "
+			"every user can traverse (e.g. /tmp)",
+			err > 0 ? strerror(err) : "the check died");
+	doctor_add(r, DOCTOR_FAIL, what, msg);
+}
+
+void doctor_disk_result(struct doctor_report *r, const char *dir, unsigned long long free_bytes)
+{
+	_cleanup_free_ char *what =
+	    xasprintf("free disk in %s: %.1f GB", dir, (double)free_bytes / (1ULL << 30));
+
+	if (free_bytes >= DOCTOR_DISK_MIN) {
+		doctor_add(r, DOCTOR_OK, what, NULL);
+		return;
+	}
+	doctor_add(r, DOCTOR_WARN, what,
+		   "below 5 GB; a kernel build takes about 1.5 GB: free some ('umlrun prune' "
+		   "removes unused kernels) or set XDG_CACHE_HOME to a larger disk");
+}
+
+/* The cache folder may not exist yet: its nearest existing parent's disk. */
+static void check_disk(const struct doctor_input *in, struct doctor_report *r)
+{
+	_cleanup_free_ char *dir = xstrdup(in->cache_dir);
+	_cleanup_free_ char *msg = NULL;
+	struct statvfs sv;
+
+	while (statvfs(dir, &sv) < 0) {
+		char *slash = strrchr(dir, '/');
+
+		if (errno != ENOENT || !slash || slash == dir) {
+			msg = xasprintf("statvfs %s: %s", dir, strerror(errno));
+			doctor_add(r, DOCTOR_WARN, "free disk in the cache folder", msg);
+			return;
+		}
+		*slash = '\0';
+	}
+	doctor_disk_result(r, in->cache_dir, (unsigned long long)sv.f_bavail * sv.f_frsize);
+}
+
+static void check_kernel(const struct doctor_input *in, struct doctor_report *r)
+{
+	_cleanup_free_ char *what = xasprintf("kernel %s", in->kernel_name);
+	_cleanup_free_ char *binary = NULL;
+
+	if (!in->kernel_dir) {
+		doctor_add(r, DOCTOR_WARN, what, in->kernel_error);
+		return;
+	}
+	binary = xasprintf("%s/linux", in->kernel_dir);
+	if (path_exists(binary)) {
+		free(what);
+		what = xasprintf("kernel %s built (%s)", in->kernel_name, binary);
+		doctor_add(r, DOCTOR_OK, what, NULL);
+		return;
+	}
+	doctor_add(r, DOCTOR_WARN, what,
+		   "not built yet: the first run builds it (about 5 minutes on 2 CPUs), or "
+		   "'umlrun build' now");
+}
+
+void doctor_run(const struct doctor_input *in, struct doctor_report *r)
+{
+	int abi = confine_landlock_abi();
+
+	memset(r, 0, sizeof(*r));
+	check_packages(in, r);
+	check_ptrace(r);
+	check_shm(r);
+	check_seccomp(r);
+	check_landlock(r, abi, in->as_root);
+	check_namespaces(r, abi, in->as_root);
+	check_tmpdir(in, r);
+	check_disk(in, r);
+	check_kernel(in, r);
+}
