@@ -276,7 +276,9 @@ static void doctor_hint(void)
 static UMLRUN_NORETURN void die_doctor(const struct uerr *e)
 {
 	uerr_print(e);
-	doctor_hint();
+	/* A usage error (UMLRUN_CONFINE=jail) is the user's, not the host's. */
+	if (e->code == EXIT_INFRA)
+		doctor_hint();
 	exit(e->code);
 }
 
