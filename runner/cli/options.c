@@ -47,6 +47,7 @@ enum {
 	O_KERNEL,
 	O_SECCOMP,
 	O_MOUNT,
+	O_PLAIN,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -70,6 +71,7 @@ static const struct option long_opts[] = {
 	{ "kernel", required_argument, NULL, O_KERNEL },
 	{ "seccomp", required_argument, NULL, O_SECCOMP },
 	{ "mount", required_argument, NULL, O_MOUNT },
+	{ "plain", required_argument, NULL, O_PLAIN },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "make-jobs", required_argument, NULL, O_MAKE_JOBS },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
@@ -103,7 +105,7 @@ static const struct option long_opts[] = {
 	 BIT(O_RANDOM_SEED) | BIT(O_SECCOMP) | BIT(O_MOUNT))
 #define SELECT_OPTS                                                                                \
 	(BIT(O_SUITE_DIR) | BIT(O_FILTER) | BIT(O_EXCLUDE) | BIT(O_SHUFFLE) | BIT(O_SHARD) |       \
-	 BIT(O_DURATIONS) | BIT(O_RERUN_FAILED) | BIT(O_RESULTS))
+	 BIT(O_DURATIONS) | BIT(O_RERUN_FAILED) | BIT(O_RESULTS) | BIT(O_PLAIN))
 #define RUN_OPTS                                                                                   \
 	(BOOT_OPTS | SELECT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_REPEAT) |          \
 	 BIT(O_DETERMINISM) | BIT(O_VERBOSE) | BIT(O_QUIET) | BIT(O_JOBS) | BIT(O_RETRY) |         \
@@ -133,6 +135,8 @@ static const struct option long_opts[] = {
 	"                         the kernel, as for 'umlrun build'\n"
 
 #define SELECT_HELP                                                                                \
+	"  --plain=DIR            run the executables in DIR as a suite: exit 0 passes,\n"         \
+	"                         4 skips, else fails (repeatable; not with --suite-dir)\n"        \
 	"  --filter=GLOB          only tests whose id (SUITE/tNNNN-name.sh) matches\n"             \
 	"  --exclude=GLOB         not the tests whose id matches (both repeatable)\n"              \
 	"  --rerun-failed         only the tests that failed in the last run\n"                    \
@@ -513,6 +517,9 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 	case O_MOUNT:
 		push(&o->mounts, &o->nmounts, arg);
 		return 0;
+	case O_PLAIN:
+		push(&o->plains, &o->nplains, arg);
+		return 0;
 	case O_OVERLAY:
 		push(&o->overlays, &o->noverlays, arg);
 		return 0;
@@ -574,6 +581,9 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 	if (o->check_determinism && o->repeat < 2)
 		return uerr_set(e, EXIT_USAGE,
 				"--check-determinism needs --repeat=N with N of 2 or more");
+	if (o->nplains && o->suite_dir)
+		return uerr_set(e, EXIT_USAGE,
+				"--plain and --suite-dir both name the suites; give one");
 	if (o->kernel && o->kernel_src)
 		return uerr_set(
 		    e, EXIT_USAGE,
@@ -660,7 +670,8 @@ void opts_free(struct opts *o)
 	free(o->configs);
 	free(o->overlays);
 	free(o->mounts);
+	free(o->plains);
 	free(o->filters);
 	free(o->excludes);
-	o->configs = o->overlays = o->filters = o->excludes = o->mounts = NULL;
+	o->configs = o->overlays = o->filters = o->excludes = o->mounts = o->plains = NULL;
 }

@@ -43,6 +43,8 @@ struct opts {
 	size_t noverlays;
 	char **mounts; /* --mount HOST[:GUEST][:rw], as given */
 	size_t nmounts;
+	char **plains; /* --plain DIRs: folders of plain executables */
+	size_t nplains;
 	int make_jobs;
 	int jobs;	     /* -j: guests at once; 0 means one per CPU */
 	long timeout;	     /* --timeout: simulated seconds, overrides settings */

@@ -28,6 +28,7 @@
 #include "kernel_cache.h"
 #include "ktap.h"
 #include "options.h"
+#include "plain.h"
 #include "prune.h"
 #include "report.h"
 #include "results_read.h"
@@ -57,13 +58,15 @@ struct session {
 	bool has_start;
 	int64_t start_secs;
 	uint64_t start_kernel;
-	uint64_t seed;	      /* --shuffle */
-	enum tt_mode mode;    /* of the run being prepared */
-	char **overlays;      /* --overlay, as absolute paths */
-	char *harness;	      /* HARNESS_OPTIONS for the guest, or NULL */
-	uint64_t random_seed; /* the guest's (--random-seed) */
-	char *confinement;    /* what confines the guests (confine_describe) */
-	char *tarball;	      /* the kernel source's tarball (kernel_opts_of) */
+	uint64_t seed;		 /* --shuffle */
+	enum tt_mode mode;	 /* of the run being prepared */
+	char **overlays;	 /* --overlay, as absolute paths */
+	char *harness;		 /* HARNESS_OPTIONS for the guest, or NULL */
+	uint64_t random_seed;	 /* the guest's (--random-seed) */
+	char *confinement;	 /* what confines the guests (confine_describe) */
+	char *plain_suites;	 /* --plain: the generated suites folder */
+	struct plain_dir *plain; /* --plain folders */
+	char *tarball;		 /* the kernel source's tarball (kernel_opts_of) */
 	char *fetch_script;
 };
 
@@ -191,11 +194,36 @@ static void resolve_start(struct session *s)
 		uerr_die(&e);
 }
 
-/* The suites to run: --suite-dir, or the project's testsuites/. */
-static char *suites_dir(const struct session *s)
+/* The generated --plain suites, removed however umlrun ends. */
+static char *live_plain;
+
+static void remove_live_plain(void)
+{
+	if (live_plain)
+		rm_rf(live_plain);
+}
+
+/* --plain: a generated suite per folder, and the folder mounted for it. */
+static void prepare_plain(struct session *s)
+{
+	struct uerr e;
+
+	if (!s->o->nplains || s->plain_suites)
+		return;
+	if (plain_make(s->o->plains, s->o->nplains, &s->plain_suites, &s->plain, &e) < 0)
+		uerr_die(&e);
+	live_plain = s->plain_suites;
+	atexit(remove_live_plain);
+}
+
+/* The suites to run: --plain's, --suite-dir, or the project's testsuites/. */
+static char *suites_dir(struct session *s)
 {
 	char *dir;
 
+	prepare_plain(s);
+	if (s->plain_suites)
+		return xstrdup(s->plain_suites);
 	if (!s->o->suite_dir)
 		return xasprintf("%s/testsuites", s->project);
 	dir = realpath(s->o->suite_dir, NULL);
@@ -302,6 +330,13 @@ static void prepare_stage(struct session *s)
 		    stage_add_mount(&s->stage, &m, &e) < 0)
 			uerr_die(&e);
 	}
+	for (size_t i = 0; s->plain && i < s->o->nplains; i++) {
+		struct confine_mount m = { xstrdup(s->plain[i].host),
+					   xasprintf(PLAIN_GUEST "/%s", s->plain[i].name), false };
+
+		if (stage_add_mount(&s->stage, &m, &e) < 0)
+			uerr_die(&e);
+	}
 	s->stage.hostfs_absolute = s->kernel.version_code >= 6 * 65536 + 10 * 256;
 	live_stage = &s->stage;
 	atexit(remove_live_stage);
@@ -335,6 +370,9 @@ static void session_end(struct session *s)
 	strv_free(s->overlays);
 	free(s->harness);
 	free(s->confinement);
+	if (live_plain == s->plain_suites)
+		live_plain = NULL;
+	plain_free(s->plain_suites, s->plain, s->o->nplains);
 	free(s->tarball);
 	free(s->fetch_script);
 }

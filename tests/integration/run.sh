@@ -299,6 +299,25 @@ for bad in "$work/nosuch" / "$TMPDIR" "$work/proj:/suite" "$work/proj:/proc/x" "
 done
 check "a --mount of a missing folder, of /, of umlrun's own folders or over the guest's paths exits 2 with one line"
 
+# ---- --plain: a folder of plain executables as a suite ----
+mkdir -p "$work/plainsuite"
+printf '#!/bin/sh\necho waiting; sleep 30\n' >"$work/plainsuite/waits"
+printf '#!/bin/sh\nexit 4\n' >"$work/plainsuite/needs-hw"
+printf '#!/bin/sh\necho broken >&2; exit 3\n' >"$work/plainsuite/broken"
+echo 'not a test' >"$work/plainsuite/README"
+chmod 755 "$work/plainsuite/waits" "$work/plainsuite/needs-hw" "$work/plainsuite/broken"
+run "$umlrun" run --results="$results" --plain="$work/plainsuite"
+[ $rc -eq 1 ] && grep -q '^not ok [0-9] plainsuite/t0001-broken.sh' "$work/out" &&
+	grep -q '^    not ok 1 broken # exit status 3' "$work/out" &&
+	grep -q '^ok [0-9] plainsuite/t0002-needs-hw.sh # SKIP' "$work/out" &&
+	grep -q '"id": "plainsuite/t0003-waits.sh", "attempt": 1, "result": "pass"' "$results/latest/results.json" &&
+	grep -q '"sim_seconds": 30.0' "$results/latest/results.json" &&
+	grep -q '^broken' "$results/latest/plainsuite/t0001-broken/console.log" && nothing_left
+check "--plain runs a folder's executables as a suite: exit 0 passes, 4 skips, else fails"
+run "$umlrun" run --results="$results" --plain="$work/proj"
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "no executable file" "$work/err" && nothing_left
+check "--plain of a folder with no executable exits 2 with one line"
+
 # ---- where the stage and the cache live ----
 shm=$(mktemp -d /dev/shm/umlrun-itest.XXXXXX) && chmod 755 "$shm"
 run env TMPDIR="$shm" "$umlrun" run $R itest/t0001-pass.sh
