@@ -11,6 +11,7 @@
 
 PREFIX ?= /usr/local
 DATADIR ?= $(PREFIX)/share/umlrun
+MANDIR ?= $(PREFIX)/share/man
 CC ?= gcc
 WARN := -Wall -Wextra -Werror -Wmissing-prototypes -Wshadow -Wformat=2
 CFLAGS ?= -O2 -g
@@ -41,7 +42,7 @@ JSON_LIBS = $(shell pkg-config --libs json-c 2>/dev/null)
 LIBS = -lcrypto $(JSON_LIBS)
 
 .PHONY: all check check-installed suites-check unit-check harness-check integration-check html-check header-check format-check \
-	format bench install clean deps fuzz fuzz-check
+	format bench install clean deps fuzz fuzz-check man man-check
 
 all: $(B)/umlrun $(GUEST_BINS)
 
@@ -115,6 +116,22 @@ suites-check: all
 html-check: all
 	sh tests/html/check.sh
 
+# Man pages: scdoc sources in man/ (umlrun(1), umlrun-CMD(1) per command,
+# umlrun-harness(7)) turned into roff in $(B)/man. man-check: every option
+# `umlrun CMD --help` prints is in its page.
+MAN_SRCS := $(wildcard man/*.scd)
+MAN_PAGES := $(MAN_SRCS:man/%.scd=$(B)/man/%)
+
+man: $(MAN_PAGES)
+
+$(B)/man/%: man/%.scd
+	$(call say,SCDOC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)scdoc <$< >$@.tmp && mv $@.tmp $@
+
+man-check: all
+	sh tests/man/check.sh
+
 # Fuzzing the readers of untrusted text (tests/fuzz/fuzz_*.c) with libFuzzer,
 # under ASan and UBSan: `make fuzz` runs each harness FUZZ_SECONDS
 # (FUZZ_SECONDS=300 on the command line for longer), fuzz-check 10 s each.
@@ -167,16 +184,19 @@ check: deps
 	$(MAKE) --no-print-directory check-installed
 
 check-installed: all header-check format-check unit-check fuzz-check harness-check integration-check html-check \
-	suites-check
+	suites-check man-check
 
 bench: all
 	sh bench/run.sh
 
-install: all
+install: all man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/build/guest
 	install -m 755 $(B)/umlrun $(DESTDIR)$(PREFIX)/bin/umlrun
 	install -m 755 $(GUEST_BINS) $(DESTDIR)$(DATADIR)/build/guest/
 	cp -R uml-config rootfs testsuites $(DESTDIR)$(DATADIR)/
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -m 644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(filter %.7,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man7/
 
 clean:
 	rm -rf $(B)
