@@ -12,6 +12,7 @@
 PREFIX ?= /usr/local
 DATADIR ?= $(PREFIX)/share/umlrun
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 CC ?= gcc
 WARN := -Wall -Wextra -Werror -Wmissing-prototypes -Wshadow -Wformat=2
 CFLAGS ?= -O2 -g
@@ -42,7 +43,7 @@ JSON_LIBS = $(shell pkg-config --libs json-c 2>/dev/null)
 LIBS = -lcrypto $(JSON_LIBS)
 
 .PHONY: all check check-installed suites-check unit-check harness-check integration-check html-check header-check format-check \
-	format bench install clean deps fuzz fuzz-check man man-check
+	format bench install clean deps fuzz fuzz-check man man-check completion-check
 
 all: $(B)/umlrun $(GUEST_BINS)
 
@@ -132,6 +133,10 @@ $(B)/man/%: man/%.scd
 man-check: all
 	sh tests/man/check.sh
 
+# The bash completion (completion/umlrun.bash), driven through COMP_WORDS.
+completion-check: all
+	sh tests/completion/check.sh
+
 # Fuzzing the readers of untrusted text (tests/fuzz/fuzz_*.c) with libFuzzer,
 # under ASan and UBSan: `make fuzz` runs each harness FUZZ_SECONDS
 # (FUZZ_SECONDS=300 on the command line for longer), fuzz-check 10 s each.
@@ -184,7 +189,7 @@ check: deps
 	$(MAKE) --no-print-directory check-installed
 
 check-installed: all header-check format-check unit-check fuzz-check harness-check integration-check html-check \
-	suites-check man-check
+	suites-check man-check completion-check
 
 bench: all
 	sh bench/run.sh
@@ -197,6 +202,8 @@ install: all man
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(filter %.7,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man7/
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 completion/umlrun.bash $(DESTDIR)$(BASHCOMPDIR)/umlrun
 
 clean:
 	rm -rf $(B)

@@ -1,0 +1,121 @@
+# bash completion for umlrun(1), installed as
+# $(PREFIX)/share/bash-completion/completions/umlrun.
+#
+# Commands and each command's options come from `umlrun --help` and
+# `umlrun CMD --help`, so a new option completes without an edit here;
+# suites and test files from `umlrun list`. An umlrun typed with a path
+# (build/umlrun) is the one asked.
+
+# The options in the first column of `umlrun CMD --help`, as completions:
+# "--jobs=N" gives "--jobs=", "--shuffle[=SEED]" "--shuffle", "-j," "-j".
+_umlrun_options()
+{
+	"$1" "$2" --help 2>/dev/null |
+		awk '/^  -/ { for (i = 1; i <= NF && $i ~ /^-/; i++) print $i }' |
+		sed -e 's/,$//' -e 's/\[=.*//' -e 's/=.*/=/'
+}
+
+# The values of option $2 of command $3 (cur is $4).
+_umlrun_values()
+{
+	local umlrun=$1 opt=$2 cur=$4
+
+	case $opt in
+	--time-travel) compgen -W 'off basic inf-cpu' -- "$cur" ;;
+	--seccomp) compgen -W 'auto on off' -- "$cur" ;;
+	--kernel)
+		compgen -W "$("$umlrun" build --help 2>/dev/null |
+			sed -n 's/.*linux-source-VERSION: //p' | tr -c '0-9.\n' ' ')" -- "$cur"
+		;;
+	--results | --suite-dir | --overlay | --output | --kernel-src | --plain | --mount)
+		compgen -d -- "$cur"
+		;;
+	--durations | --config) compgen -f -- "$cur" ;;
+	esac
+}
+
+# Suites and test ids, as `umlrun run` takes them (--suite-dir honoured).
+_umlrun_tests()
+{
+	local umlrun=$1 cur=$2 i ids
+	local -a extra=()
+
+	for ((i = 2; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		--suite-dir=*) extra=("${COMP_WORDS[i]}") ;;
+		--suite-dir) extra=("--suite-dir=${COMP_WORDS[i + 1]}") ;;
+		esac
+	done
+	ids=$("$umlrun" list "${extra[@]}" 2>/dev/null)
+	compgen -W "$ids $(printf '%s\n' "$ids" | sed -n 's,/.*,,p' | sort -u)" -- "$cur"
+}
+
+_umlrun()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local umlrun=${COMP_WORDS[0]} cmd= opt= i
+	local -a opts
+
+	COMPREPLY=()
+	[[ $umlrun == */* && -x $umlrun ]] || umlrun=umlrun
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		if [[ ${COMP_WORDS[i]} != -* ]]; then
+			cmd=${COMP_WORDS[i]}
+			break
+		fi
+	done
+	if [[ -z $cmd ]]; then
+		COMPREPLY=($(compgen -W "$("$umlrun" --help 2>/dev/null |
+			sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p') --help" -- "$cur"))
+		return
+	fi
+	# exec's command, after --: commands, then files.
+	for ((i = i + 1; i < COMP_CWORD; i++)); do
+		if [[ ${COMP_WORDS[i]} == -- ]]; then
+			if ((i + 1 == COMP_CWORD)); then
+				COMPREPLY=($(compgen -c -- "$cur"))
+			else
+				COMPREPLY=($(compgen -f -- "$cur"))
+			fi
+			return
+		fi
+	done
+
+	# --opt=value: bash splits at '=' (COMP_WORDBREAKS), or does not.
+	if [[ $cur == = ]]; then
+		opt=$prev cur=
+	elif [[ $prev == = ]]; then
+		opt=${COMP_WORDS[COMP_CWORD - 2]}
+	elif [[ $cur == --*=* ]]; then
+		opt=${cur%%=*} cur=${cur#*=}
+		COMPREPLY=($(_umlrun_values "$umlrun" "$opt" "$cmd" "$cur" | sed "s/^/$opt=/"))
+		return
+	elif [[ $prev == --* && $cur != -* ]] &&
+		_umlrun_options "$umlrun" "$cmd" | grep -qx -- "$prev="; then
+		opt=$prev # --opt value
+	fi
+	if [[ -n $opt ]]; then
+		COMPREPLY=($(_umlrun_values "$umlrun" "$opt" "$cmd" "$cur"))
+		return
+	fi
+
+	if [[ $cur == -* ]]; then
+		opts=($(_umlrun_options "$umlrun" "$cmd"))
+		COMPREPLY=($(compgen -W "${opts[*]}" -- "$cur"))
+		# "--jobs=" wants its value right after the '='.
+		if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]]; then
+			compopt -o nospace 2>/dev/null
+		fi
+		return
+	fi
+	case $cmd in
+	run | list | compare) COMPREPLY=($(_umlrun_tests "$umlrun" "$cur")) ;;
+	merge) COMPREPLY=($(compgen -d -- "$cur")) ;;
+	help)
+		COMPREPLY=($(compgen -W "$("$umlrun" --help 2>/dev/null |
+			sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')" -- "$cur"))
+		;;
+	esac
+}
+
+complete -F _umlrun umlrun
