@@ -48,6 +48,7 @@ enum {
 	O_SECCOMP,
 	O_MOUNT,
 	O_PLAIN,
+	O_SEEDS,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -72,6 +73,7 @@ static const struct option long_opts[] = {
 	{ "seccomp", required_argument, NULL, O_SECCOMP },
 	{ "mount", required_argument, NULL, O_MOUNT },
 	{ "plain", required_argument, NULL, O_PLAIN },
+	{ "seeds", required_argument, NULL, O_SEEDS },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "make-jobs", required_argument, NULL, O_MAKE_JOBS },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
@@ -108,12 +110,8 @@ static const struct option long_opts[] = {
 	 BIT(O_DURATIONS) | BIT(O_RERUN_FAILED) | BIT(O_RESULTS) | BIT(O_PLAIN))
 #define RUN_OPTS                                                                                   \
 	(BOOT_OPTS | SELECT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_REPEAT) |          \
-	 BIT(O_DETERMINISM) | BIT(O_VERBOSE) | BIT(O_QUIET) | BIT(O_JOBS) | BIT(O_RETRY) |         \
-	 BIT(O_LIST) | BIT(O_TRACE) | BIT(O_IMMEDIATE) | BIT(O_RUN_LIST))
-
-/* A number as text, for the help texts: STR(600) is "600". */
-#define STR_(x) #x
-#define STR(x)	STR_(x)
+	 BIT(O_SEEDS) | BIT(O_DETERMINISM) | BIT(O_VERBOSE) | BIT(O_QUIET) | BIT(O_JOBS) |         \
+	 BIT(O_RETRY) | BIT(O_LIST) | BIT(O_TRACE) | BIT(O_IMMEDIATE) | BIT(O_RUN_LIST))
 
 #define BOOT_HELP                                                                                  \
 	"  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"                       \
@@ -160,6 +158,7 @@ static const struct command_desc {
 	  "                         (default " KERNEL_DEFAULT
 	  "; fetched from Debian when not installed)\n"
 	  "  --kernel-src=DIR       build from this kernel tree (out of tree) instead\n"
+	  "                         of a Debian package\n"
 	  "  --config=FRAGMENT      merge this config fragment too (repeatable)\n"
 	  "  --make-jobs=N          parallel make jobs (default: number of CPUs)\n"
 	  "  -h, --help             show this help\n" },
@@ -170,68 +169,36 @@ static const struct command_desc {
 	  "\n" BOOT_HELP "  --results=DIR          where run folders go (default ./results)\n"
 	  "  -j, --jobs=N           guests at once (default: number of CPUs)\n"
 	  "  --timeout=SECONDS      simulated-time limit per test file (default: the\n"
-	  "                         suite's settings, else " STR(
-	      TEST_TIMEOUT_DEFAULT) ")\n"
-				    "  --wall-timeout=SECONDS wall-clock limit per test file "
-				    "(default: the\n"
-				    "                         suite's settings, else " STR(
-					TEST_WALL_TIMEOUT_DEFAULT) ")\n"
-								   "  --repeat=N             run "
-								   "each test file N times\n"
-								   "  --check-determinism    with "
-								   "--repeat: fail if the guest's "
-								   "output differs\n"
-								   "                         "
-								   "between runs, showing the "
-								   "first difference\n"
-								   "  --retry=N              run a "
-								   "failing test again up to N "
-								   "times; one that then\n"
-								   "                         "
-								   "passes is reported "
-								   "flaky\n" SELECT_HELP
-								   "  --list                 print "
-								   "the selected tests and run "
-								   "nothing\n"
-								   "  -q, --quiet            print "
-								   "only each test file's result "
-								   "line\n"
-								   "  -v, --verbose          copy "
-								   "each guest's console to "
-								   "stderr\n"
-								   "  --trace                trace "
-								   "the test bodies (the harness's "
-								   "-x, set -x) into\n"
-								   "                         each "
-								   "console.log; with -v, live\n"
-								   "  --immediate            stop "
-								   "a test file at its first "
-								   "failing test (-i)\n"
-								   "  --run=LIST             only "
-								   "these tests of each file, e.g. "
-								   "1,3-4 (the\n"
-								   "                         "
-								   "harness's --run); the others "
-								   "are reported skipped\n"
-								   "  -h, --help             show "
-								   "this help\n"
-								   "\n"
-								   "Exit status: 0 all passed, 1 a "
-								   "test failed, 2 usage, 3 "
-								   "infrastructure\n"
-								   "(build, boot, crash), 124 "
-								   "timeout, 128+N umlrun killed "
-								   "by signal N.\n" },
+	  "                         suite's settings, else 600)\n"
+	  "  --wall-timeout=SECONDS wall-clock limit per test file (default: the\n"
+	  "                         suite's settings, else 120)\n"
+	  "  --repeat=N             run each test file N times\n"
+	  "  --check-determinism    with --repeat: fail if the guest's output differs\n"
+	  "                         between runs, showing the first difference\n"
+	  "  --seeds=A-B            run each test file once per guest random seed A..B (in\n"
+	  "                         parallel guests), list the seeds that fail and print\n"
+	  "                         the command that replays the first\n"
+	  "  --retry=N              run a failing test again up to N times; one that then\n"
+	  "                         passes is reported flaky\n" SELECT_HELP
+	  "  --list                 print the selected tests and run nothing\n"
+	  "  -q, --quiet            print only each test file's result line\n"
+	  "  -v, --verbose          copy each guest's console to stderr\n"
+	  "  --trace                trace the test bodies (the harness's -x, set -x) into\n"
+	  "                         each console.log; with -v, live\n"
+	  "  --immediate            stop a test file at its first failing test (-i)\n"
+	  "  --run=LIST             only these tests of each file, e.g. 1,3-4 (the\n"
+	  "                         harness's --run); the others are reported skipped\n"
+	  "  -h, --help             show this help\n"
+	  "\n"
+	  "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure\n"
+	  "(build, boot, crash), 124 timeout, 128+N umlrun killed by signal N.\n" },
 	{ CMD_EXEC, "exec", BOOT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT),
 	  "Usage: umlrun exec [OPTIONS] -- COMMAND [ARG...]\n"
 	  "Run one command in a guest under time travel, streaming its output, and\n"
 	  "exit with its status.\n"
-	  "\n" BOOT_HELP "  --timeout=SECONDS      simulated-time limit (default " STR(
-	      TEST_TIMEOUT_DEFAULT) ")\n"
-				    "  --wall-timeout=SECONDS wall-clock limit (default " STR(
-					TEST_WALL_TIMEOUT_DEFAULT) ")\n"
-								   "  -h, --help             show "
-								   "this help\n" },
+	  "\n" BOOT_HELP "  --timeout=SECONDS      simulated-time limit (default 600)\n"
+	  "  --wall-timeout=SECONDS wall-clock limit (default 120)\n"
+	  "  -h, --help             show this help\n" },
 	{ CMD_SHELL, "shell", BOOT_OPTS,
 	  "Usage: umlrun shell [OPTIONS]\n"
 	  "Boot the test guest with an interactive shell on this terminal (in\n"
@@ -491,6 +458,21 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 	case O_DRY_RUN:
 		o->dry_run = true;
 		return 0;
+	case O_SEEDS: {
+		unsigned long long a, b;
+		int used = 0;
+
+		if (sscanf(arg, "%llu-%llu%n", &a, &b, &used) != 2 || arg[used] || *arg == '-' ||
+		    strchr(arg, '+') || b < a || b - a >= 10000 || b > LLONG_MAX)
+			return uerr_set(e, EXIT_USAGE,
+					"--seeds=%s: give a range A-B of random seeds, A <= B, at "
+					"most 10000 of them (e.g. 1-50)",
+					arg);
+		o->seeds_from = a;
+		o->seeds_to = b;
+		o->seeds = true;
+		return 0;
+	}
 	case O_RANDOM_SEED:
 		if (strcmp(arg, "random")) {
 			char *end;
@@ -581,6 +563,10 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 	if (o->check_determinism && o->repeat < 2)
 		return uerr_set(e, EXIT_USAGE,
 				"--check-determinism needs --repeat=N with N of 2 or more");
+	if (o->seeds && (o->repeat > 1 || o->random_seed))
+		return uerr_set(e, EXIT_USAGE,
+				"--seeds runs each test once per seed: not with --repeat or "
+				"--random-seed");
 	if (o->nplains && o->suite_dir)
 		return uerr_set(e, EXIT_USAGE,
 				"--plain and --suite-dir both name the suites; give one");
@@ -658,6 +644,8 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 		if (parse_option(o, c, optarg, e) < 0)
 			return -1;
 	}
+	o->opt_words = av + 1;
+	o->nopt_words = optind - 1;
 	o->args = av + optind;
 	o->nargs = argc - 1 - optind;
 	if (o->help)

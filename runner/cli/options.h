@@ -53,10 +53,12 @@ struct opts {
 	int retry;
 	bool check_determinism;
 	bool verbose, quiet;
-	bool trace, immediate;	    /* the harness's -x and -i, for every test file */
-	const char *run_list;	    /* --run: the harness's --run=LIST, as given */
-	bool dry_run;		    /* prune --dry-run */
-	const char *random_seed;    /* --random-seed: a number or "random", as given */
+	bool trace, immediate;	 /* the harness's -x and -i, for every test file */
+	const char *run_list;	 /* --run: the harness's --run=LIST, as given */
+	bool dry_run;		 /* prune --dry-run */
+	const char *random_seed; /* --random-seed: a number or "random", as given */
+	bool seeds;		 /* --seeds=A-B: one run per guest random seed */
+	unsigned long long seeds_from, seeds_to;
 	char **filters, **excludes; /* --filter/--exclude GLOBs */
 	size_t nfilters, nexcludes;
 	bool list;		 /* --list: print the selected tests, run nothing */
@@ -69,6 +71,8 @@ struct opts {
 	int sample;	    /* compare --sample N */
 	bool json;	    /* compare --json */
 	char **args;	    /* tests (run), the command (exec), folders (merge) */
+	char **opt_words;   /* the options as given (before the arguments) */
+	int nopt_words;
 	int nargs;
 };
 

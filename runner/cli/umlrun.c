@@ -623,7 +623,9 @@ static bool no_guest_came_up(const struct sched_result *res)
 static void run_tests(struct session *s, const struct test_list *tests, struct run *run)
 {
 	const struct opts *o = s->o;
-	size_t total = tests->n * (size_t)o->repeat;
+	/* --seeds: one run per seed, as --repeat would run them. */
+	int repeat = o->seeds ? (int)(o->seeds_to - o->seeds_from + 1) : o->repeat;
+	size_t total = tests->n * (size_t)repeat;
 	_cleanup_free_ char *ktap_path = NULL;
 	_cleanup_free_ char *example = NULL;
 	struct guest_spec base;
@@ -669,7 +671,9 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 		.timeout = o->timeout,
 		.wall_timeout = o->wall_timeout,
 		.jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
-		.repeat = o->repeat,
+		.repeat = repeat,
+		.seeds = o->seeds,
+		.seed0 = o->seeds_from,
 		.retry = o->retry,
 		.check_determinism = o->check_determinism,
 		.console_copy = o->verbose ? STDERR_FILENO : -1,
@@ -736,6 +740,55 @@ static void check_inputs(struct session *s)
 	}
 }
 
+/*
+ * --seeds: the seeds under which each test failed, and the command that
+ * replays the first failure (the same seed gives the same run).
+ */
+static void print_seeds(const struct opts *o, const struct run *run)
+{
+	const struct record *first = NULL;
+	struct strbuf sb = { 0 };
+	size_t failed = 0;
+
+	for (size_t i = 0; i < run->res.nrec; i++) {
+		const struct record *r = &run->res.rec[i];
+
+		if (verdict_passed(r->verdict) || !r->seeded)
+			continue;
+		failed++;
+		sb_printf(&sb, " %s@%lld", r->test->id, r->seed);
+		if (!first || r->seed < first->seed)
+			first = r;
+	}
+	if (!failed) {
+		printf("# seeds: every run passed (%zu runs)\n", run->res.nrec);
+		return;
+	}
+	printf("# seeds: %zu of %zu runs failed:%s\n", failed, run->res.nrec, sb.buf);
+	/* The same options, the seed instead of the range, that test alone. */
+	sb_release(&sb);
+	for (int i = 0; i < o->nopt_words; i++) {
+		const char *w = o->opt_words[i];
+
+		if (!strncmp(w, "--seeds=", 8))
+			continue;
+		if (!strcmp(w, "--seeds")) {
+			i++;
+			continue;
+		}
+		sb_adds(&sb, " ");
+		{
+			char *one[] = { (char *)w, NULL };
+			_cleanup_free_ char *q = strv_join(one);
+
+			sb_adds(&sb, q);
+		}
+	}
+	printf("# replay the first: umlrun run%s --random-seed=%lld %s\n", sb.buf ? sb.buf : "",
+	       first->seed, first->test->id);
+	sb_release(&sb);
+}
+
 static int cmd_run(const struct opts *o)
 {
 	struct session s = { .o = o };
@@ -760,6 +813,8 @@ static int cmd_run(const struct opts *o)
 	run_tests(&s, &tests, &run);
 	for (size_t i = 0; i < run.res.nrec; i++)
 		pass += run.res.rec[i].verdict == V_PASS;
+	if (o->seeds)
+		print_seeds(o, &run);
 	printf("# %d/%zu test files passed in %.1f s wall; results in %s\n", pass, run.res.nrec,
 	       run.wall_seconds, run.dir);
 	sched_result_free(&run.res);

@@ -164,7 +164,10 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		sb_adds(&sb, i ? ",\n    {" : "\n    {");
 		sb_adds(&sb, "\"id\": ");
 		json_str(&sb, t->test->id);
-		sb_printf(&sb, ", \"attempt\": %d, \"result\": ", t->attempt);
+		sb_printf(&sb, ", \"attempt\": %d, ", t->attempt);
+		if (t->seeded)
+			sb_printf(&sb, "\"seed\": %lld, ", t->seed);
+		sb_adds(&sb, "\"result\": ");
 		json_str(&sb, verdict_name(t->verdict));
 		sb_adds(&sb, ", \"reason\": ");
 		json_str(&sb, t->reason);

@@ -33,7 +33,9 @@ enum verdict {
 struct record {
 	const struct test *test;
 	int attempt; /* 1..repeat */
-	char *dir;   /* the test's folder, relative to the run folder */
+	bool seeded; /* with --seeds: seed is this run's guest random seed */
+	long long seed;
+	char *dir; /* the test's folder, relative to the run folder */
 	struct guest_outcome outcome;
 	struct ktap ktap;
 	enum verdict verdict;

@@ -320,6 +320,17 @@ static int parse_record(struct ctx *c, json_object *o, size_t i, struct test *t,
 		return -1;
 	if (r->attempt < 1)
 		return bad(c, "\"attempt\" must be 1 or more, not %d", r->attempt);
+	{
+		/* --seeds: the guest random seed of this run, kept through a merge. */
+		long long seed = -1;
+
+		if (get_int(c, o, "seed", false, &seed) < 0)
+			return -1;
+		if (seed >= 0) {
+			r->seeded = true;
+			r->seed = seed;
+		}
+	}
 	if (parse_verdict(result, &r->verdict) < 0)
 		return bad(c, "unknown \"result\" \"%s\"", result);
 	/* report_write_json writes a missing reason as "". */

@@ -237,6 +237,8 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	sl->spec = so->base;
 	sl->spec.index = sl->index;
 	sl->spec.test = t->id;
+	if (so->seeds)
+		sl->spec.random_seed = so->seed0 + (uint64_t)job.attempt - 1;
 	sl->spec.sim_timeout = so->timeout ? so->timeout : t->timeout;
 	sl->spec.mem = so->mem ? so->mem : t->mem;
 	sl->spec.extra = t->cmdline;
@@ -277,6 +279,9 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 		erase_progress(s);
 	if (so->quiet)
 		; /* result lines only */
+	else if (so->seeds)
+		emit(&sl->io, "# %s (seed %llu)\n", t->id,
+		     (unsigned long long)sl->spec.random_seed);
 	else if (so->repeat > 1)
 		emit(&sl->io, "# %s (run %d)\n", t->id, job.attempt);
 	else
@@ -480,6 +485,8 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	r = &s->res->rec[s->res->nrec++];
 	*r = (struct record){ .test = sl->job.t,
 			      .attempt = sl->job.attempt,
+			      .seeded = so->seeds,
+			      .seed = (long long)sl->spec.random_seed,
 			      .dir = steal_ptr(&sl->dir),
 			      .outcome = o,
 			      .ktap = sl->ktap,

@@ -30,6 +30,12 @@ struct sched_opts {
 	double wall_timeout;	/* --wall-timeout: 0 means the suite's settings */
 	int jobs, repeat, retry;
 	bool check_determinism;
+	/*
+	 * --seeds: run K of each test (repeat = the number of seeds) gets the
+	 * guest random seed seed0 + K - 1 instead of base.random_seed.
+	 */
+	bool seeds;
+	uint64_t seed0;
 	int console_copy; /* an fd to copy every console to (-v), or -1 */
 	bool quiet;	  /* no nested KTAP lines, results only */
 	FILE *progress;	  /* a terminal to draw live status lines on, or NULL */

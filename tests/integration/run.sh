@@ -318,6 +318,22 @@ run "$umlrun" run --results="$results" --plain="$work/proj"
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "no executable file" "$work/err" && nothing_left
 check "--plain of a folder with no executable exits 2 with one line"
 
+# ---- --seeds: which guest random seeds fail, and the replay ----
+run "$umlrun" run $R -q --seeds=1-8 -j2 iseed
+replay=$(sed -n 's/^# replay the first: umlrun run //p' "$work/out")
+[ $rc -eq 1 ] && grep -q "^# seeds: [1-8] of 8 runs failed: iseed/t0001-coin.sh@" "$work/out" &&
+	[ "$(grep -c '"seed": ' "$results/latest/results.json")" -eq 8 ] && [ -n "$replay" ]
+check "--seeds runs a test under each seed and lists the failing ones"
+first=$(sed -n 's/.*--random-seed=\([0-9]*\) .*/\1/p' "$work/out" | head -n 1)
+byte=$(grep -h "first random byte" "$results/latest/iseed/t0001-coin.$first/ktap.log")
+# shellcheck disable=SC2086 # the printed command, as a user pastes it
+run "$umlrun" run $replay
+[ $rc -eq 1 ] && grep -qx "$byte" "$results/latest/iseed/t0001-coin/ktap.log"
+check "the printed replay command fails again, with the same random byte"
+run "$umlrun" run $R --seeds=9-1 iseed
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^umlrun: --seeds=9-1: give a range" "$work/err"
+check "--seeds=9-1 exits 2 with one line"
+
 # ---- where the stage and the cache live ----
 shm=$(mktemp -d /dev/shm/umlrun-itest.XXXXXX) && chmod 755 "$shm"
 run env TMPDIR="$shm" "$umlrun" run $R itest/t0001-pass.sh

@@ -2,6 +2,7 @@
 /* test_options.c - the command line: commands, options, their checks. */
 #define _GNU_SOURCE
 #include "options.h"
+#include "suite.h"
 
 #include "tap.h"
 
@@ -547,7 +548,15 @@ static void test_scale_options(void)
 
 int main(void)
 {
-	plan(169 + 24);
+	plan(169 + 26);
+	{
+		/* The help's defaults are suite.h's (one home for the limits). */
+		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
+		_cleanup_free_ char *w = xasprintf("else %d)", TEST_WALL_TIMEOUT_DEFAULT);
+
+		ok(strstr(command_usage(CMD_RUN), t) != NULL, "run --help: the default timeout");
+		ok(strstr(command_usage(CMD_RUN), w) != NULL, "run --help: the default wall timeout");
+	}
 	test_defaults();
 	test_modes();
 	test_commands();
