@@ -63,16 +63,20 @@ $(B)/guest/init: rootfs/init.c | $(B)/guest
 	$(call say,CC,$@)
 	$(Q)$(CC) $(GUEST_CFLAGS) -o $@ $<
 
-$(B)/guest/hwsimctl: rootfs/helpers/hwsimctl.c | $(B)/guest
+# Static libnl pulls in glibc's NSS lookups, which warn when linked
+# statically: rootfs/static-nss.c stands in for exactly those (see there).
+NSS_WRAP := -Wl,--wrap=getprotobyname,--wrap=getprotobynumber,--wrap=getaddrinfo
+
+$(B)/guest/hwsimctl: rootfs/helpers/hwsimctl.c rootfs/static-nss.c | $(B)/guest
 	$(call say,CC,$@)
-	$(Q)$(CC) $(GUEST_CFLAGS) $(NL_CFLAGS) -o $@ $< $(NL_LIBS)
+	$(Q)$(CC) $(GUEST_CFLAGS) $(NL_CFLAGS) -o $@ $^ $(NL_LIBS) $(NSS_WRAP)
 
 $(B)/guest/%: rootfs/helpers/%.c | $(B)/guest
 	$(call say,CC,$@)
 	$(Q)$(CC) $(GUEST_CFLAGS) -o $@ $< -lrt
 
 $(B)/obj $(B)/guest $(B)/tests:
-	mkdir -p $@
+	$(Q)mkdir -p $@
 
 # Unit tests: each tests/unit/test_X.c links the runner's modules.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
