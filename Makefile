@@ -3,7 +3,8 @@
 #   make            build/umlrun and the static guest programs in build/guest/
 #   make check      the project's own tests (unit, harness, integration)
 #   make bench      the benchmarks in bench/ (print their figures)
-#   make install    into $(DESTDIR)$(PREFIX)
+#   make install    into $(DESTDIR)$(PREFIX): bin/, share/umlrun, man pages, completion
+#   make man        the man pages (scdoc) in build/man
 #   make clean
 #
 # The kernel and the guest's root folder are not built here: umlrun builds
@@ -13,6 +14,7 @@ PREFIX ?= /usr/local
 DATADIR ?= $(PREFIX)/share/umlrun
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+DOCDIR ?= $(PREFIX)/share/doc/umlrun
 CC ?= gcc
 WARN := -Wall -Wextra -Werror -Wmissing-prototypes -Wshadow -Wformat=2
 CFLAGS ?= -O2 -g
@@ -43,7 +45,7 @@ JSON_LIBS = $(shell pkg-config --libs json-c 2>/dev/null)
 LIBS = -lcrypto $(JSON_LIBS)
 
 .PHONY: all check check-installed suites-check unit-check harness-check integration-check html-check header-check format-check \
-	format bench install clean deps fuzz fuzz-check man man-check completion-check
+	format bench install clean deps fuzz fuzz-check man man-check completion-check install-check FORCE
 
 all: $(B)/umlrun $(GUEST_BINS)
 
@@ -54,6 +56,12 @@ $(B)/obj/%.o: runner/%.c $(RUNNER_HDRS) | $(B)/obj
 	$(call say,CC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) $(RUNNER_INC) $(JSON_CFLAGS) -DUMLRUN_DATADIR='"$(DATADIR)"' -c -o $@ $<
+
+# DATADIR is compiled into umlrun.o: another PREFIX or DATADIR rebuilds it.
+$(B)/obj/cli/umlrun.o: $(B)/datadir
+$(B)/datadir: FORCE
+	@mkdir -p $(B); echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+FORCE:
 
 $(B)/umlrun: $(B)/obj/cli/umlrun.o $(RUNNER_OBJS)
 	$(call say,LD,$@)
@@ -137,6 +145,11 @@ $(B)/man/%: man/%.scd
 man-check: all
 	sh tests/man/check.sh
 
+# make install into a temporary PREFIX, then the installed umlrun lists and
+# runs the smoke suite from / (no checkout): tests/install/check.sh.
+install-check:
+	sh tests/install/check.sh
+
 # The bash completion (completion/umlrun.bash), driven through COMP_WORDS.
 completion-check: all
 	sh tests/completion/check.sh
@@ -193,16 +206,26 @@ check: deps
 	$(MAKE) --no-print-directory check-installed
 
 check-installed: all header-check format-check unit-check fuzz-check harness-check integration-check html-check \
-	suites-check man-check completion-check
+	suites-check man-check completion-check install-check
 
 bench: all
 	sh bench/run.sh
 
+# The launcher in bin/; what it reads at run time in $(DATADIR), laid out
+# as in a checkout (find_project in runner/cli/umlrun.c): the static guest
+# programs in build/guest/, uml-config/, the root folder's manifest and
+# scripts, the suites and the package list (umlrun doctor); the docs,
+# man pages and bash completion where the FHS puts them.
 install: all man
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/build/guest
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/build/guest $(DESTDIR)$(DATADIR)/rootfs
 	install -m 755 $(B)/umlrun $(DESTDIR)$(PREFIX)/bin/umlrun
 	install -m 755 $(GUEST_BINS) $(DESTDIR)$(DATADIR)/build/guest/
-	cp -R uml-config rootfs testsuites $(DESTDIR)$(DATADIR)/
+	install -m 644 rootfs/manifest $(DESTDIR)$(DATADIR)/rootfs/
+	install -m 644 debian-packages $(DESTDIR)$(DATADIR)/
+	install -m 755 rootfs/mkrootfs.sh rootfs/overlay.sh $(DESTDIR)$(DATADIR)/rootfs/
+	cp -R uml-config testsuites $(DESTDIR)$(DATADIR)/
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(filter %.7,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man7/
