@@ -255,6 +255,24 @@ static const struct command_desc {
 	  "Environment: UMLRUN_PACKAGES=FILE checks the packages FILE lists instead\n"
 	  "of the project's debian-packages.\n"
 	  "Exit status: 0 nothing failed, 3 a check failed.\n" },
+	{ CMD_KSELFTEST, "kselftest",
+	  RUN_OPTS & ~(BIT(O_SUITE_DIR) | BIT(O_PLAIN) | BIT(O_RERUN_FAILED)),
+	  "Usage: umlrun kselftest [OPTIONS] [TARGET...]\n"
+	  "Build the kernel's own selftests of TARGET (default timers; a folder of\n"
+	  "tools/testing/selftests in the kernel source the guest kernel comes from),\n"
+	  "static, once (cached), and run each program as a test file of the suite\n"
+	  "kselftest-TARGET, as 'umlrun run' runs suites. A program that cannot run in\n"
+	  "a UML guest under time travel is reported skipped, with the reason\n"
+	  "(docs/kselftest.md).\n"
+	  "\n"
+	  "  Every option of 'umlrun run' but --suite-dir, --plain and --rerun-failed,\n"
+	  "  e.g. -j2, --filter='*/t*-leap-a-day.sh', --retry=N, --repeat=N\n"
+	  "  --check-determinism, --shard=K/N, --list, --time-travel=off (runs the\n"
+	  "  programs that poll the clock), --kernel-src=DIR\n"
+	  "  -h, --help             show this help\n"
+	  "\n"
+	  "Exit status: as 'umlrun run'; 2 for an unknown TARGET, 3 for one that does\n"
+	  "not build.\n" },
 	{ CMD_HELP, "help", 0,
 	  "Usage: umlrun help [COMMAND]\n"
 	  "Show the help of umlrun or of one command.\n" },
@@ -274,6 +292,7 @@ static const char main_usage[] =
     "  compare   time the tests with time travel off and on\n"
     "  prune     remove cached kernels and root folders no longer used\n"
     "  doctor    check what this host must offer umlrun\n"
+    "  kselftest build and run the kernel's selftests (default: timers)\n"
     "  help      show help (also: umlrun COMMAND --help)\n"
     "\n"
     "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure,\n"

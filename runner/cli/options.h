@@ -21,6 +21,7 @@ enum command {
 	CMD_COMPARE,
 	CMD_PRUNE,
 	CMD_DOCTOR,
+	CMD_KSELFTEST,
 	CMD_HELP,
 };
 

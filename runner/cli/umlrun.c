@@ -26,6 +26,7 @@
 #include "doctor.h"
 #include "html.h"
 #include "kernel_cache.h"
+#include "kselftest.h"
 #include "ktap.h"
 #include "options.h"
 #include "plain.h"
@@ -163,6 +164,8 @@ static void prepare_kernel(struct session *s)
 	struct kernel_opts ko = kernel_opts_of(s, config_dir);
 	struct uerr e;
 
+	if (s->kernel.binary) /* kselftest found it first */
+		return;
 	if (kernel_ensure(&ko, &s->kernel, &e) < 0)
 		uerr_die(&e);
 }
@@ -730,7 +733,7 @@ static void check_inputs(struct session *s)
 			    "--overlay=%s: no such folder; give a folder laid out like the "
 			    "guest's root (e.g. DIR/usr/sbin/hostapd)",
 			    s->o->overlays[i]);
-	if (s->o->cmd == CMD_RUN || s->o->cmd == CMD_COMPARE) {
+	if (s->o->cmd == CMD_RUN || s->o->cmd == CMD_COMPARE || s->o->cmd == CMD_KSELFTEST) {
 		const char *dir = s->o->results_dir ? s->o->results_dir : "results";
 
 		if (mkdir_p(dir, 0755) < 0 || access(dir, W_OK) < 0)
@@ -789,28 +792,28 @@ static void print_seeds(const struct opts *o, const struct run *run)
 	sb_release(&sb);
 }
 
-static int cmd_run(const struct opts *o)
+/* The phases of run once the project is found; kselftest runs its own suites with them. */
+static int run_session(struct session *s)
 {
-	struct session s = { .o = o };
+	const struct opts *o = s->o;
 	struct run run = { .mode = o->mode, .out = stdout };
 	struct test_list tests;
 	int pass = 0;
 
-	find_project(&s);
-	find_tests(&s, &tests);
+	find_tests(s, &tests);
 	if (o->list) {
 		for (size_t i = 0; i < tests.n; i++)
 			printf("%s\n", tests.v[i].id);
 		goto out;
 	}
-	s.harness = harness_options(o);
-	check_inputs(&s);
-	prepare_kernel(&s);
-	prepare_rootfs(&s);
+	s->harness = harness_options(o);
+	check_inputs(s);
+	prepare_kernel(s);
+	prepare_rootfs(s);
 	supervise_block_signals();
-	prepare_stage(&s);
+	prepare_stage(s);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	run_tests(&s, &tests, &run);
+	run_tests(s, &tests, &run);
 	for (size_t i = 0; i < run.res.nrec; i++)
 		pass += run.res.rec[i].verdict == V_PASS;
 	if (o->seeds)
@@ -821,8 +824,91 @@ static int cmd_run(const struct opts *o)
 	free(run.dir);
 out:
 	tests_free(&tests);
-	session_end(&s);
+	session_end(s);
 	return o->list ? EXIT_PASS : run.exit_code;
+}
+
+static int cmd_run(const struct opts *o)
+{
+	struct session s = { .o = o };
+
+	find_project(&s);
+	return run_session(&s);
+}
+
+/* ---- kselftest ---------------------------------------------------- */
+
+/* The generated kselftest suites, removed however umlrun ends. */
+static char *live_kselftest;
+
+static void remove_live_kselftest(void)
+{
+	if (live_kselftest)
+		rm_rf(live_kselftest);
+}
+
+/* Builds TARGET's selftests (or finds them cached) and writes its suite. */
+static char *prepare_kselftest(struct session *s, const char *tree, const char *identity,
+			       const char *target)
+{
+	struct kselftest_build_opts ko = {
+		.tree = tree,
+		.identity = identity,
+		.target = target,
+		.jobs = s->o->make_jobs ? s->o->make_jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
+		.progress = isatty(2),
+		.say = say_progress,
+	};
+	_cleanup_free_ char *dir = NULL;
+	struct uerr e;
+	bool built;
+
+	if (kselftest_build(&ko, &dir, &built, &e) < 0 ||
+	    kselftest_suite(live_kselftest, target, tree, dir, s->o->mode, &e) < 0)
+		uerr_die(&e);
+	return kselftest_suite_name(target);
+}
+
+/*
+ * kselftest: the kernel's selftests of each TARGET, built from the source
+ * of the kernel in use, as generated suites run the way 'run --suite-dir'
+ * runs a folder of suites (docs/kselftest.md).
+ */
+static int cmd_kselftest(const struct opts *o)
+{
+	static char *const fallback[] = { KSELFTEST_DEFAULT_TARGET, NULL };
+	char *const *targets = o->nargs ? o->args : fallback;
+	int ntargets = o->nargs ? o->nargs : 1;
+	struct opts run = *o;
+	struct session s = { .o = &run };
+	_cleanup_free_ char *tree = NULL;
+	_cleanup_free_ char *identity = NULL;
+	char **suites = xcalloc((size_t)ntargets + 1, sizeof(char *));
+	struct uerr e;
+	int code;
+
+	find_project(&s);
+	check_inputs(&s);
+	prepare_kernel(&s);
+	if (kselftest_source(s.kernel.dir, &tree, &identity, &e) < 0)
+		uerr_die(&e);
+	for (int i = 0; i < ntargets; i++)
+		if (kselftest_check_target(tree, targets[i], &e) < 0)
+			uerr_die(&e);
+	if (kselftest_suites_make(&live_kselftest, &e) < 0)
+		uerr_die(&e);
+	atexit(remove_live_kselftest);
+	for (int i = 0; i < ntargets; i++)
+		suites[i] = prepare_kselftest(&s, tree, identity, targets[i]);
+	run.suite_dir = live_kselftest;
+	run.args = suites;
+	run.nargs = ntargets;
+	code = run_session(&s);
+	rm_rf(live_kselftest);
+	free(live_kselftest);
+	live_kselftest = NULL;
+	strv_free(suites);
+	return code;
 }
 
 /* ---- compare ------------------------------------------------------ */
@@ -1196,10 +1282,12 @@ static const struct {
 	enum command cmd;
 	int (*fn)(const struct opts *o);
 } dispatch[] = {
-	{ CMD_BUILD, cmd_build },     { CMD_RUN, cmd_run },	{ CMD_EXEC, cmd_exec },
-	{ CMD_SHELL, cmd_shell },     { CMD_LIST, cmd_list },	{ CMD_HELP, cmd_help },
-	{ CMD_COMPARE, cmd_compare }, { CMD_MERGE, cmd_merge }, { CMD_PRUNE, cmd_prune },
-	{ CMD_DOCTOR, cmd_doctor },
+	{ CMD_BUILD, cmd_build },	  { CMD_RUN, cmd_run },
+	{ CMD_EXEC, cmd_exec },		  { CMD_SHELL, cmd_shell },
+	{ CMD_LIST, cmd_list },		  { CMD_HELP, cmd_help },
+	{ CMD_COMPARE, cmd_compare },	  { CMD_MERGE, cmd_merge },
+	{ CMD_PRUNE, cmd_prune },	  { CMD_DOCTOR, cmd_doctor },
+	{ CMD_KSELFTEST, cmd_kselftest },
 };
 
 int main(int argc, char **argv)
