@@ -1222,6 +1222,7 @@ static int cmd_doctor(const struct opts *o)
 	_cleanup_free_ char *own_packages = NULL;
 	_cleanup_free_ char *config_dir = NULL;
 	_cleanup_free_ char *cache = cache_root();
+	_cleanup_free_ char *sources = NULL;
 	_cleanup_free_ char *kdir = NULL;
 	struct passwd *pw = getpwnam("nobody");
 	struct group *gr = getgrnam("nogroup");
@@ -1234,6 +1235,7 @@ static int cmd_doctor(const struct opts *o)
 
 	find_project(&s);
 	own_packages = xasprintf("%s/debian-packages", s.project);
+	sources = xasprintf("%s/runner", s.project);
 	config_dir = xasprintf("%s/uml-config", s.project);
 	ko = kernel_opts_of(&s, config_dir);
 	/* Checking must not download a kernel source (160 MB). */
@@ -1253,6 +1255,8 @@ static int cmd_doctor(const struct opts *o)
 					     : KERNEL_DEFAULT,
 		.kernel_dir = !*unfetched && kernel_locate(&ko, &kdir, &e) == 0 ? kdir : NULL,
 		.kernel_error = *unfetched ? unfetched : e.msg,
+		/* Installed, umlrun is built already: its build packages do not count. */
+		.checkout = is_dir(sources),
 		/* As root the guest runs as nobody (boot.c). */
 		.as_root = geteuid() == 0 && pw && gr,
 		.guest_uid = pw ? pw->pw_uid : 0,

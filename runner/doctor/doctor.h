@@ -47,6 +47,7 @@ struct doctor_input {
 	const char *kernel_name;   /* "6.1": for the messages */
 	const char *kernel_dir;	   /* kernels/KEY of the default kernel, or NULL */
 	const char *kernel_error;  /* why kernel_dir is NULL */
+	bool checkout;		   /* umlrun runs from a checkout (make builds it here) */
 	bool as_root;		   /* the guest then runs as guest_uid:guest_gid */
 	uid_t guest_uid;
 	gid_t guest_gid;
@@ -63,10 +64,10 @@ const char *doctor_level_name(enum doctor_level l);
 /* The pure parts, for the unit tests. */
 
 /*
- * The package names of a debian-packages text, NULL-terminated; the
- * "check" ones only when with_check.
+ * The package names of a debian-packages text, NULL-terminated, less those
+ * whose purpose is one of the space-separated words of skip ("build check").
  */
-char **doctor_packages_parse(const char *text, bool with_check);
+char **doctor_packages_parse(const char *text, const char *skip);
 /*
  * Which of names the dpkg-query output ("NAME STATUS" lines, STATUS as
  * ${db:Status-Abbrev}) does not show installed ("ii"): "a b", or NULL.

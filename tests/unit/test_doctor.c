@@ -25,12 +25,12 @@ static void test_parse(void)
 				   "chromium\tcheck\n"
 				   "bare\n"
 				   "last\tkernel";
-	char **run = doctor_packages_parse(text, false);
-	char **all = doctor_packages_parse(text, true);
+	char **run = doctor_packages_parse(text, "build check");
+	char **all = doctor_packages_parse(text, "");
 	char *a = joined(run), *b = joined(all);
-	char **none = doctor_packages_parse("# nothing\n", true);
+	char **none = doctor_packages_parse("# nothing\n", "");
 
-	is_str(a, "gcc hostapd bare last", "the list without the check packages");
+	is_str(a, "hostapd bare last", "the list without the build and check packages");
 	is_str(b, "gcc hostapd chromium bare last", "the list with them");
 	ok(none[0] == NULL, "a list of comments is empty");
 	free(a);
