@@ -8,8 +8,13 @@
 
 # The options in the first column of `umlrun CMD --help`, as completions:
 # "--jobs=N" gives "--jobs=", "--shuffle[=SEED]" "--shuffle", "-j," "-j".
+# kselftest takes run's, but for those its --help names as refused.
 _umlrun_options()
 {
+	if [[ $2 == kselftest ]]; then
+		_umlrun_options "$1" run | grep -vx -- '--suite-dir=\|--plain=\|--rerun-failed'
+		return
+	fi
 	"$1" "$2" --help 2>/dev/null |
 		awk '/^  -/ { for (i = 1; i <= NF && $i ~ /^-/; i++) print $i }' |
 		sed -e 's/,$//' -e 's/\[=.*//' -e 's/=.*/=/'

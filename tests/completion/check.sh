@@ -41,6 +41,9 @@ check "run's options complete, from its --help" "$got"
 got=$(complete_words "$umlrun" merge --)
 offers --output= && ! offers --jobs=
 check "each command offers only its own options" "$got"
+got=$(complete_words "$umlrun" kselftest --re)
+offers --retry= && ! offers --rerun-failed
+check "kselftest offers run's options but those it refuses" "$got"
 got=$(complete_words "$umlrun" run --time-travel = ba)
 [ "$got" = basic ]
 check "an option's value completes after '='" "$got"
