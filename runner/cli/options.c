@@ -631,8 +631,12 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 	o->cmd_name = d->name;
 	optind = 1;
 	opterr = 0;
-	/* "+": stop at the first non-option, so exec's command keeps its own. */
-	while ((c = getopt_long(argc - 1, av, "+hvqj:", long_opts, &li)) != -1) {
+	/*
+	 * "+": stop at the first non-option, so exec's command keeps its own;
+	 * kselftest takes its options after its targets too.
+	 */
+	while ((c = getopt_long(argc - 1, av, o->cmd == CMD_KSELFTEST ? "hvqj:" : "+hvqj:",
+				long_opts, &li)) != -1) {
 		/* The option as the user would name it, whatever form was used. */
 		char name[64];
 		const char *this = name;

@@ -95,7 +95,8 @@ const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mo
 
 bool kselftest_target_name_ok(const char *t)
 {
-	if (!*t || *t == '/' || t[strlen(t) - 1] == '/' || strstr(t, "..") || strstr(t, "//"))
+	if (!*t || *t == '/' || *t == '-' || t[strlen(t) - 1] == '/' || strstr(t, "..") ||
+	    strstr(t, "//"))
 		return false;
 	return strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./") ==
 	       strlen(t);
@@ -585,7 +586,16 @@ static void wrapper_text(struct strbuf *sb, const char *target, const char *suit
 		sb_adds(sb, "\nexit 0\n");
 		return;
 	}
-	sb_printf(sb, "cd /suite/%s/bin/%s || exit 1\n", suite, slash ? dir : ".");
+	/*
+	 * The programs expect to run in their own folder (some run
+	 * ./sibling) and some create files there, but /suite is read-only:
+	 * a writable folder of links to it.
+	 */
+	sb_printf(sb,
+		  "work=\"${TMPDIR:-/tmp}/kselftest\"\n"
+		  "mkdir -p \"$work\" && cd \"$work\" || exit 1\n"
+		  "ln -s /suite/%s/bin/%s/* . || exit 1\n",
+		  suite, slash ? dir : ".");
 	sb_adds(sb, "echo '1..1'\n"
 		    "rcfile=\"${TMPDIR:-/tmp}/kselftest.$$.rc\"\n"
 		    "{\n"
