@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+/* test_kselftest.c - target names, settings, build errors, the skip table. */
+#define _GNU_SOURCE
+#include "kselftest.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tap.h"
+
+static void test_target_names(void)
+{
+	static const struct {
+		const char *name;
+		bool ok;
+	} cases[] = {
+		{ "timers", true },
+		{ "futex", true },
+		{ "net/forwarding", true },
+		{ "drivers/net/bonding", true },
+		{ "", false },
+		{ "/timers", false },
+		{ "timers/", false },
+		{ "../timers", false },
+		{ "net/../..", false },
+		{ "net//x", false },
+		{ "-j2", false },
+		{ "tim ers", false },
+		{ "timers;rm", false },
+		{ "$(x)", false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ok(kselftest_target_name_ok(cases[i].name) == cases[i].ok, "target name '%s': %s",
+		   cases[i].name, cases[i].ok ? "taken" : "refused");
+}
+
+static void test_timeout(void)
+{
+	is_int(kselftest_timeout(NULL), KSELFTEST_TIMEOUT_DEFAULT,
+	       "no settings file: kselftest's 45 s");
+	is_int(kselftest_timeout("timeout=0\n"), KSELFTEST_TIMEOUT_NONE,
+	       "timeout=0 (no limit): a simulated day");
+	is_int(kselftest_timeout("# comment\ntimeout=300"), 300,
+	       "timeout= after a comment, no final newline");
+	is_int(kselftest_timeout("other=1\n"), KSELFTEST_TIMEOUT_DEFAULT,
+	       "a settings file without timeout=: the default");
+	is_int(kselftest_timeout("timeout=ten\n"), -1, "timeout=ten: refused");
+	is_int(kselftest_timeout("timeout=-5\n"), -1, "timeout=-5: refused");
+	is_int(kselftest_timeout("timeout=5s\n"), -1, "timeout=5s: refused");
+}
+
+static void test_error_lines(void)
+{
+	const char *log = "make: Entering directory '/x/timers'\n"
+			  "gcc -static -O3 nanosleep.c -o /o/nanosleep\n"
+			  "nanosleep.c:12:3: error: unknown type name 'foo'\n"
+			  "nanosleep.c: In function 'main':\n"
+			  "/usr/bin/ld: libc.a(clock_adjtime.o): multiple definition of "
+			  "`clock_adjtime'\n"
+			  "/bin/sh: 6: rsync: not found\n"
+			  "x.c:1:10: fatal error: foo.h: No such file or directory\n"
+			  "make: *** [../lib.mk:155: /o/nanosleep] Error 1\n";
+	char *got = kselftest_error_lines(log, 3);
+
+	is_str(got,
+	       "nanosleep.c:12:3: error: unknown type name 'foo' | /usr/bin/ld: "
+	       "libc.a(clock_adjtime.o): multiple definition of `clock_adjtime' | /bin/sh: 6: "
+	       "rsync: not found",
+	       "error lines: the first three, named, joined");
+	free(got);
+	got = kselftest_error_lines(log, 10);
+	has_str(got, "fatal error: foo.h", "error lines: fatal errors count");
+	lacks_str(got, "Entering directory", "error lines: not make's chatter");
+	free(got);
+	ok(kselftest_error_lines("make: Nothing to be done\n", 3) == NULL,
+	   "error lines: none in a clean log");
+	ok(kselftest_error_lines(NULL, 3) == NULL, "error lines: no log");
+}
+
+static void test_rules(void)
+{
+	const char *args;
+	const char *why;
+
+	why = kselftest_rule("timers", "posix_timers", TT_INF_CPU, &args);
+	has_str(why, "ITIMER_VIRTUAL", "posix_timers: skipped, saying why");
+	why = kselftest_rule("timers", "posix_timers", TT_OFF, &args);
+	ok(why != NULL, "posix_timers: skipped with time travel off too");
+	why = kselftest_rule("timers", "inconsistency-check", TT_INF_CPU, &args);
+	ok(why && !strncmp(why, "UML limitation: ", 16),
+	   "inconsistency-check under inf-cpu: a UML limitation");
+	why = kselftest_rule("timers", "threadtest", TT_OFF, &args);
+	ok(why == NULL && args && !strcmp(args, "-t 1"),
+	   "threadtest with time travel off: runs, with -t 1");
+	why = kselftest_rule("timers", "rtcpie", TT_INF_CPU, &args);
+	ok(why && !strncmp(why, "missing kernel option: ", 23), "rtcpie: a missing kernel option");
+	why = kselftest_rule("timers", "nanosleep", TT_INF_CPU, &args);
+	ok(why == NULL && args == NULL, "nanosleep: runs, no arguments");
+	why = kselftest_rule("timer", "s/posix_timers", TT_INF_CPU, &args);
+	ok(why == NULL, "a rule matches whole names only");
+	why = kselftest_rule("futex", "posix_timers", TT_INF_CPU, &args);
+	ok(why == NULL, "a rule is for its target only");
+}
+
+static void test_suite_name(void)
+{
+	char *n = kselftest_suite_name("timers");
+
+	is_str(n, "kselftest-timers", "suite name");
+	free(n);
+	n = kselftest_suite_name("drivers/net/bonding");
+	is_str(n, "kselftest-drivers-net-bonding", "suite name: '/' becomes '-'");
+	free(n);
+}
+
+int main(void)
+{
+	test_target_names();
+	test_timeout();
+	test_error_lines();
+	test_rules();
+	test_suite_name();
+	return done_testing();
+}
