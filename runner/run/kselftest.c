@@ -442,8 +442,9 @@ int kselftest_build(const struct kselftest_build_opts *o, char **dir, bool *buil
 			uerr_sys(e, EXIT_INFRA, "cannot write %s", path);
 			goto out;
 		}
-		say(o, false, "building kselftest %s from %s (log: %s/build.log)", o->target,
-		    o->tree, *dir);
+		/* On a terminal only: a failed build must stay one line in CI logs. */
+		if (o->progress)
+			say(o, false, "building kselftest %s from %s", o->target, o->tree);
 		if (run_make(o, argv, log, e) < 0) {
 			/* Only the log stays, beside where the build would have gone. */
 			if (rename(log, failed_log) == 0) {
