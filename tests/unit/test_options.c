@@ -555,7 +555,8 @@ int main(void)
 		_cleanup_free_ char *w = xasprintf("else %d)", TEST_WALL_TIMEOUT_DEFAULT);
 
 		ok(strstr(command_usage(CMD_RUN), t) != NULL, "run --help: the default timeout");
-		ok(strstr(command_usage(CMD_RUN), w) != NULL, "run --help: the default wall timeout");
+		ok(strstr(command_usage(CMD_RUN), w) != NULL,
+		   "run --help: the default wall timeout");
 	}
 	test_defaults();
 	test_modes();
