@@ -36,14 +36,19 @@
 	"(the tick comes from a host signal the UML kernel takes for itself), so user CPU time "   \
 	"stays 0 and ITIMER_VIRTUAL never fires; the program waits for it forever (in every "      \
 	"time-travel mode)"
-#define WHY_POLLS_CLOCK                                                                            \
-	"UML limitation: polls clock_gettime() until seconds of clock have passed; under time "    \
-	"travel a read advances the clock by 256 ns, so one second is 3.9 million system calls "   \
-	"(about 7 minutes of wall time); runs with -t 1 under --time-travel=off"
+#define WHY_THREADTEST                                                                             \
+	"UML limitation: 8 threads poll clock_gettime() while the main thread sleeps a second "    \
+	"at a time; under time travel a read advances the clock by 256 ns, so that second is 3.9 " \
+	"million system calls (about 7 minutes of wall time); runs with -t 1 under "               \
+	"--time-travel=off"
+#define WHY_TICK_CLOCKS                                                                            \
+	"UML limitation: they move only with the tick, and under inf-cpu a timer (the tick too) "  \
+	"fires only when the guest idles, which a program polling them never does; all run under " \
+	"--time-travel=off"
 #define WHY_RUNS_INCONSISTENCY                                                                     \
-	"UML limitation: runs inconsistency-check for seconds to minutes of clock per step, "      \
-	"which under time travel polls 3.9 million clock reads per second (see "                   \
-	"inconsistency-check)"
+	"UML limitation: runs ./inconsistency-check with budgets of its own (10 s per clock, 20 "  \
+	"s, "                                                                                      \
+	"600 s); under time travel each second of it is 3.9 million clock reads"
 #define WHY_LEAPCRASH                                                                              \
 	"UML limitation: calls adjtimex() in a loop until 3 s of clock have passed, 20 times; "    \
 	"under time travel a call advances the clock by 256 ns: 230 million system calls"
@@ -54,38 +59,64 @@
 	"missing kernel option: CLOCK_REALTIME_ALARM needs an RTC (CONFIG_RTC_CLASS and "          \
 	"CONFIG_UML_RTC are off); the program then tests nothing and exits 0"
 
+/*
+ * inconsistency-check under time travel: its -t 1 polls until tv_sec moves
+ * on, so started 2 ms before a second boundary it polls about 8000 reads
+ * instead of up to 3.9 million. The sleep there is free under time travel
+ * (timerprobe, in the guest's root). One clock per run, as each run ends
+ * past the boundary the next one needs; REALTIME, MONOTONIC, BOOTTIME, TAI
+ * and MONOTONIC_RAW share its fraction of a second (the guest starts at a
+ * whole second).
+ */
+#define INCONSISTENCY_BY_CLOCK                                                                     \
+	"\techo '# CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID, CLOCK_REALTIME_COARSE, "     \
+	"CLOCK_MONOTONIC_COARSE not run: " WHY_TICK_CLOCKS "'\n"                                   \
+	"\trc=0\n"                                                                                 \
+	"\tfor clock in 0 1 4 7 11; do\n"                                                          \
+	"\t\tnow=$(timerprobe now | sed -n 's/^realtime_ns=//p') &&\n"                             \
+	"\t\t\ttimerprobe --slack=1ns nanosleep \\\n"                                              \
+	"\t\t\t    $(((2000000000 - now % 1000000000 - 2000000) % 1000000000)) >/dev/null &&\n"    \
+	"\t\t\t\"./$prog\" -t 1 -c \"$clock\" || { rc=$?; break; }\n"                              \
+	"\tdone\n"                                                                                 \
+	"\t(exit $rc)\n"
+
 static const struct ksft_rule {
 	const char *id;	  /* TARGET/PROG */
+	const char *skip; /* why it does not run under time travel, or NULL */
+	bool real_time;	  /* it runs with time travel off (with args) */
 	const char *args; /* what it runs with, or NULL */
-	const char *skip; /* why it does not run, or NULL */
-	bool real_time;	  /* runs (with args) only with time travel off */
+	/* Under time travel: shell commands that run it ($prog) instead. */
+	const char *tt_script;
 } rules[] = {
-	{ "timers/posix_timers", NULL, WHY_ITIMER_VIRTUAL, false },
+	{ "timers/posix_timers", WHY_ITIMER_VIRTUAL, false, NULL, NULL },
 	/* Their own budgets are 10 s per clock and 30 s: -t 1 keeps them short. */
-	{ "timers/inconsistency-check", "-t 1", WHY_POLLS_CLOCK, true },
-	{ "timers/threadtest", "-t 1", WHY_POLLS_CLOCK, true },
-	{ "timers/change_skew", NULL, WHY_RUNS_INCONSISTENCY, false },
-	{ "timers/set-2038", NULL, WHY_RUNS_INCONSISTENCY, false },
-	{ "timers/skew_consistency", NULL, WHY_RUNS_INCONSISTENCY, false },
-	{ "timers/clocksource-switch", NULL, WHY_RUNS_INCONSISTENCY, false },
-	{ "timers/leapcrash", NULL, WHY_LEAPCRASH, false },
-	{ "timers/rtcpie", NULL, WHY_NO_RTC, false },
-	{ "timers/alarmtimer-suspend", NULL, WHY_NO_ALARM, false },
+	{ "timers/inconsistency-check", NULL, true, "-t 1", INCONSISTENCY_BY_CLOCK },
+	{ "timers/threadtest", WHY_THREADTEST, true, "-t 1", NULL },
+	{ "timers/change_skew", WHY_RUNS_INCONSISTENCY, false, NULL, NULL },
+	{ "timers/set-2038", WHY_RUNS_INCONSISTENCY, false, NULL, NULL },
+	{ "timers/skew_consistency", WHY_RUNS_INCONSISTENCY, false, NULL, NULL },
+	{ "timers/clocksource-switch", WHY_RUNS_INCONSISTENCY, false, NULL, NULL },
+	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL },
+	{ "timers/rtcpie", WHY_NO_RTC, false, NULL, NULL },
+	{ "timers/alarmtimer-suspend", WHY_NO_ALARM, false, NULL, NULL },
 };
 
 const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mode,
-			   const char **args)
+			   const char **args, const char **script)
 {
-	*args = NULL;
+	*args = *script = NULL;
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
 		size_t tl = strlen(target);
 
 		if (strncmp(rules[i].id, target, tl) || rules[i].id[tl] != '/' ||
 		    strcmp(rules[i].id + tl + 1, prog))
 			continue;
+		if (mode == TT_OFF && !rules[i].real_time)
+			return rules[i].skip;
 		*args = rules[i].args;
-		if (rules[i].real_time && mode == TT_OFF)
+		if (mode == TT_OFF)
 			return NULL;
+		*script = rules[i].tt_script;
 		return rules[i].skip;
 	}
 	return NULL;
@@ -561,7 +592,7 @@ static char *file_part(const char *rel)
  * diagnostics; its stderr stays on the console.
  */
 static void wrapper_text(struct strbuf *sb, const char *target, const char *suite, const char *rel,
-			 const char *args, const char *skip)
+			 const char *args, const char *script, const char *skip)
 {
 	_cleanup_free_ char *prog = file_part(rel);
 	_cleanup_free_ char *dir = xstrdup(rel);
@@ -599,10 +630,16 @@ static void wrapper_text(struct strbuf *sb, const char *target, const char *suit
 		  suite, slash ? dir : ".");
 	sb_adds(sb, "echo '1..1'\n"
 		    "rcfile=\"${TMPDIR:-/tmp}/kselftest.$$.rc\"\n"
-		    "{\n"
-		    "\t\"./$prog\"");
-	if (args)
-		sb_printf(sb, " %s", args);
+		    "{\n");
+	if (script) {
+		sb_adds(sb, "\t{\n");
+		sb_adds(sb, script);
+		sb_adds(sb, "\t}");
+	} else {
+		sb_adds(sb, "\t\"./$prog\"");
+		if (args)
+			sb_printf(sb, " %s", args);
+	}
 	sb_adds(sb,
 		" </dev/null\n"
 		"\techo $? >\"$rcfile\"\n"
@@ -695,10 +732,10 @@ int kselftest_suite(const char *suites, const char *target, const char *tree, co
 	for (size_t i = 0; i < n; i++) {
 		_cleanup_free_ char *prog = file_part(progs[i]);
 		_cleanup_free_ char *path = xasprintf("%s/t%04zu-%s.sh", suite, i + 1, prog);
-		const char *args;
-		const char *skip = kselftest_rule(target, prog, mode, &args);
+		const char *args, *script;
+		const char *skip = kselftest_rule(target, prog, mode, &args, &script);
 
-		wrapper_text(&sb, target, name, progs[i], args, skip);
+		wrapper_text(&sb, target, name, progs[i], args, script, skip);
 		if (write_text(path, &sb, 0755, e) < 0)
 			goto out;
 	}

@@ -102,10 +102,11 @@ long kselftest_timeout(const char *settings);
  */
 char *kselftest_error_lines(const char *log, size_t max);
 /*
- * Why TARGET/PROG does not run in this mode (NULL: it runs), and the
- * arguments it runs with (*args, NULL for none).
+ * Why TARGET/PROG does not run in this mode (NULL: it runs), the
+ * arguments it runs with (*args, NULL for none) and the shell commands
+ * that run it instead (*script, NULL for none; $prog names it).
  */
 const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mode,
-			   const char **args);
+			   const char **args, const char **script);
 
 #endif

@@ -80,26 +80,29 @@ static void test_error_lines(void)
 
 static void test_rules(void)
 {
-	const char *args;
+	const char *args, *script;
 	const char *why;
 
-	why = kselftest_rule("timers", "posix_timers", TT_INF_CPU, &args);
+	why = kselftest_rule("timers", "posix_timers", TT_INF_CPU, &args, &script);
 	has_str(why, "ITIMER_VIRTUAL", "posix_timers: skipped, saying why");
-	why = kselftest_rule("timers", "posix_timers", TT_OFF, &args);
+	why = kselftest_rule("timers", "posix_timers", TT_OFF, &args, &script);
 	ok(why != NULL, "posix_timers: skipped with time travel off too");
-	why = kselftest_rule("timers", "inconsistency-check", TT_INF_CPU, &args);
+	why = kselftest_rule("timers", "inconsistency-check", TT_INF_CPU, &args, &script);
+	ok(why == NULL && script && strstr(script, "-t 1 -c"),
+	   "inconsistency-check under inf-cpu: one clock at a time, by a script");
+	why = kselftest_rule("timers", "threadtest", TT_INF_CPU, &args, &script);
 	ok(why && !strncmp(why, "UML limitation: ", 16),
-	   "inconsistency-check under inf-cpu: a UML limitation");
-	why = kselftest_rule("timers", "threadtest", TT_OFF, &args);
+	   "threadtest under inf-cpu: a UML limitation");
+	why = kselftest_rule("timers", "threadtest", TT_OFF, &args, &script);
 	ok(why == NULL && args && !strcmp(args, "-t 1"),
 	   "threadtest with time travel off: runs, with -t 1");
-	why = kselftest_rule("timers", "rtcpie", TT_INF_CPU, &args);
+	why = kselftest_rule("timers", "rtcpie", TT_INF_CPU, &args, &script);
 	ok(why && !strncmp(why, "missing kernel option: ", 23), "rtcpie: a missing kernel option");
-	why = kselftest_rule("timers", "nanosleep", TT_INF_CPU, &args);
+	why = kselftest_rule("timers", "nanosleep", TT_INF_CPU, &args, &script);
 	ok(why == NULL && args == NULL, "nanosleep: runs, no arguments");
-	why = kselftest_rule("timer", "s/posix_timers", TT_INF_CPU, &args);
+	why = kselftest_rule("timer", "s/posix_timers", TT_INF_CPU, &args, &script);
 	ok(why == NULL, "a rule matches whole names only");
-	why = kselftest_rule("futex", "posix_timers", TT_INF_CPU, &args);
+	why = kselftest_rule("futex", "posix_timers", TT_INF_CPU, &args, &script);
 	ok(why == NULL, "a rule is for its target only");
 }
 
