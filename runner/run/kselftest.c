@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -424,6 +425,38 @@ static char *compiler_version(void)
 	return out;
 }
 
+/*
+ * Builds that an interrupted umlrun left (KEY.tmp-PID of a process that is
+ * gone): never mistaken for a finished build, but removed so that they do
+ * not pile up.
+ */
+static void sweep_stale(const char *base)
+{
+	DIR *d = opendir(base);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *t = strstr(de->d_name, ".tmp-");
+		char *end;
+		long pid;
+
+		if (!t)
+			continue;
+		errno = 0;
+		pid = strtol(t + 5, &end, 10);
+		if (errno || *end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		{
+			_cleanup_free_ char *path = xasprintf("%s/%s", base, de->d_name);
+
+			rm_rf(path);
+		}
+	}
+	closedir(d);
+}
+
 int kselftest_build(const struct kselftest_build_opts *o, char **dir, bool *built, struct uerr *e)
 {
 	_cleanup_free_ char *root = cache_root();
@@ -449,6 +482,11 @@ int kselftest_build(const struct kselftest_build_opts *o, char **dir, bool *buil
 		/* Used now: a later prune may spare what was used lately. */
 		utimensat(AT_FDCWD, *dir, NULL, 0);
 		return 0;
+	}
+	{
+		_cleanup_free_ char *base = xasprintf("%s/kselftest", root);
+
+		sweep_stale(base);
 	}
 	tmp = xasprintf("%s.tmp-%ld", *dir, (long)getpid());
 	failed_log = xasprintf("%s.failed.log", *dir);
