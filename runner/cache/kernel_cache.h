@@ -26,6 +26,8 @@
  * unless told (docs/kernel.md says why).
  */
 #define KERNEL_DEFAULT "6.1"
+/* When the default's source cannot be fetched: Debian 12's own, installed by deps. */
+#define KERNEL_FALLBACK "6.1"
 struct kernel_version {
 	const char *name;  /* "6.12" */
 	const char *suite; /* the Debian suite that has linux-source-NAME */

@@ -68,6 +68,7 @@ struct session {
 	char *plain_suites;	 /* --plain: the generated suites folder */
 	struct plain_dir *plain; /* --plain folders */
 	char *tarball;		 /* the kernel source's tarball (kernel_opts_of) */
+	bool fallback;		 /* the default kernel's source could not be had */
 	char *fetch_script;
 };
 
@@ -136,8 +137,9 @@ static struct kernel_opts kernel_opts_of(struct session *s, const char *config_d
 {
 	const struct opts *o = s->o;
 	const char *env = getenv("UMLRUN_KERNEL_TARBALL");
-	const struct kernel_version *v =
-	    kernel_version_find(o->kernel ? o->kernel : KERNEL_DEFAULT);
+	const struct kernel_version *v = kernel_version_find(o->kernel	   ? o->kernel
+							     : s->fallback ? KERNEL_FALLBACK
+									   : KERNEL_DEFAULT);
 
 	free(s->tarball);
 	free(s->fetch_script);
@@ -166,6 +168,19 @@ static void prepare_kernel(struct session *s)
 
 	if (s->kernel.binary) /* kselftest found it first */
 		return;
+	if (kernel_ensure(&ko, &s->kernel, &e) == 0)
+		return;
+	/*
+	 * The default kernel's source comes from Debian's archive, where a
+	 * version can go away: without --kernel, a source that cannot be had
+	 * falls back to KERNEL_FALLBACK, which ./run-tests.sh installs.
+	 */
+	if (s->o->kernel || s->o->kernel_src || getenv("UMLRUN_KERNEL_TARBALL") ||
+	    path_exists(ko.tarball) || !strcmp(KERNEL_DEFAULT, KERNEL_FALLBACK))
+		uerr_die(&e);
+	warn("%s; using Linux " KERNEL_FALLBACK " instead (slower: no seccomp userspace)", e.msg);
+	s->fallback = true;
+	ko = kernel_opts_of(s, config_dir);
 	if (kernel_ensure(&ko, &s->kernel, &e) < 0)
 		uerr_die(&e);
 }
@@ -1188,6 +1203,7 @@ static int cmd_prune(const struct opts *o)
 	find_project(&s);
 	config_dir = xasprintf("%s/uml-config", s.project);
 	ko = kernel_opts_of(&s, config_dir);
+	ko.fetch_script = NULL; /* prune never downloads a kernel source */
 	if (kernel_locate(&ko, &kdir, &e) < 0 ||
 	    rootfs_locate(s.project, s.guestbin, &rdir, &e) < 0)
 		uerr_die(&e);

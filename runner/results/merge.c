@@ -336,6 +336,9 @@ static struct run_info merged_info(const struct shards *s, const struct record *
 			ri.wall_seconds = si->wall_seconds;
 		if (!interrupted && si->exit_code > EXIT_SIGNAL_BASE)
 			interrupted = si->exit_code;
+		/* Shards confined differently: no one word is true of the whole run. */
+		if (ri.confinement && (!si->confinement || strcmp(si->confinement, ri.confinement)))
+			ri.confinement = "mixed (see each shard's results.json)";
 	}
 	ri.exit_code = interrupted ? interrupted : exit_code_of(r, n);
 	return ri;

@@ -315,6 +315,7 @@ static int parse_record(struct ctx *c, json_object *o, size_t i, struct test *t,
 	if (get_small_int(c, o, "attempt", true, &r->attempt) < 0 ||
 	    get_str(c, o, "result", true, &result) < 0 ||
 	    get_line(c, o, "reason", false, &r->reason) < 0 ||
+	    get_line(c, o, "lost", false, &r->lost) < 0 ||
 	    get_small_int(c, o, "failed_attempts", false, &r->failed_attempts) < 0 ||
 	    get_run_path(c, o, "dir", &r->dir) < 0 || parse_outcome(c, o, &r->outcome) < 0)
 		return -1;
@@ -377,6 +378,9 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	    get_str(c, root, "kernel_key", false, &lr->kernel_key) < 0 ||
 	    get_str(c, root, "cmdline", false, &lr->cmdline) < 0 ||
 	    get_str(c, root, "shard", false, &lr->shard) < 0 ||
+	    get_str(c, root, "confinement", false, &lr->confinement) < 0 ||
+	    get_str(c, root, "kernel_release", false, &lr->kernel_release) < 0 ||
+	    get_str(c, root, "userspace", false, &lr->userspace) < 0 ||
 	    get_int(c, root, "start", false, &start) < 0 ||
 	    get_int(c, root, "seed", false, &ri->seed) < 0 ||
 	    get_int(c, root, "random_seed", false, &ri->random_seed) < 0 ||
@@ -390,6 +394,9 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	ri->kernel_key = lr->kernel_key;
 	ri->cmdline_example = lr->cmdline;
 	ri->shard = lr->shard;
+	ri->confinement = lr->confinement;
+	ri->kernel_release = lr->kernel_release;
+	ri->userspace = lr->userspace;
 	if (get_str_array(c, root, "overlays", &lr->overlays, &ri->noverlays) < 0)
 		return -1;
 	ri->overlays = lr->overlays;
@@ -500,6 +507,7 @@ void results_free(struct loaded_run *lr)
 		free(lr->tests[i].id);
 		free(lr->rec[i].dir);
 		free(lr->rec[i].reason);
+		free(lr->rec[i].lost);
 		ktap_free(&lr->rec[i].ktap);
 	}
 	free(lr->tests);
@@ -510,6 +518,9 @@ void results_free(struct loaded_run *lr)
 	free(lr->kernel_key);
 	free(lr->cmdline);
 	free(lr->shard);
+	free(lr->confinement);
+	free(lr->kernel_release);
+	free(lr->userspace);
 	strv_free(lr->overlays);
 	memset(lr, 0, sizeof(*lr));
 }

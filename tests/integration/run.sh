@@ -270,29 +270,29 @@ run env UMLRUN_CONFINE=jail "$umlrun" exec -- true
 check "an unknown UMLRUN_CONFINE exits 2 with one line"
 
 # ---- --mount: a host folder in the guest ----
-mkdir -p "$work/proj/tests" "$work/rwdir"
+mkdir -p "$work/mproj/tests" "$work/rwdir"
 chmod 777 "$work/rwdir"
-echo hello >"$work/proj/tests/data.txt"
-printf '#!/bin/sh\necho "sees $(cat /src/tests/data.txt)"\n' >"$work/proj/tests/run.sh"
-chmod 755 "$work/proj/tests/run.sh"
-run "$umlrun" exec --mount="$work/proj:/src" -- /src/tests/run.sh
+echo hello >"$work/mproj/tests/data.txt"
+printf '#!/bin/sh\necho "sees $(cat /src/tests/data.txt)"\n' >"$work/mproj/tests/run.sh"
+chmod 755 "$work/mproj/tests/run.sh"
+run "$umlrun" exec --mount="$work/mproj:/src" -- /src/tests/run.sh
 [ $rc -eq 0 ] && [ "$(cat "$work/out")" = "sees hello" ]
 check "--mount=HOST:GUEST runs a tree never written for umlrun"
-run "$umlrun" exec --mount="$work/proj:/src" -- sh -c 'echo x >/src/new'
-[ $rc -eq 1 ] && [ ! -e "$work/proj/new" ]
+run "$umlrun" exec --mount="$work/mproj:/src" -- sh -c 'echo x >/src/new'
+[ $rc -eq 1 ] && [ ! -e "$work/mproj/new" ]
 check "--mount is read-only by default"
-run "$umlrun" exec --mount="$work/rwdir:/out:rw" --mount="$work/proj" -- sh -c 'echo y >/out/f && ls /mnt/proj'
+run "$umlrun" exec --mount="$work/rwdir:/out:rw" --mount="$work/mproj" -- sh -c 'echo y >/out/f && ls /mnt/mproj'
 [ $rc -eq 0 ] && [ "$(cat "$work/rwdir/f")" = y ] && [ "$(cat "$work/out")" = tests ]
 check "--mount :rw writes through; without a guest path it is /mnt/NAME"
 # The guest mounts the same folder again by the name the host gave it
 # (hex on umlrun.mount=), then climbs out of it.
 src='$(sed -n "s/.*umlrun.mount=\([0-9a-f]*\),.*/\1/p" /proc/cmdline | sed "s/../\\\\x&/g")'
-run "$umlrun" exec --mount="$work/proj:/src" -- sh -c "s=\$(printf \"$src\") &&
+run "$umlrun" exec --mount="$work/mproj:/src" -- sh -c "s=\$(printf \"$src\") &&
 	mkdir -p /tmp/m /tmp/e && mount -t hostfs none /tmp/m -o \"\$s\" && ls /tmp/m &&
 	{ mount -t hostfs none /tmp/e -o \"\$s/../../../../../../../etc\" && cat /tmp/e/passwd; true; }"
 [ $rc -eq 0 ] && [ "$(head -n 1 "$work/out")" = tests ] && ! grep -q '^root:' "$work/out"
 check "a mounted folder is no way out: .. above it is refused"
-for bad in "$work/nosuch" / "$TMPDIR" "$work/proj:/suite" "$work/proj:/proc/x" "$work/proj:rel"; do
+for bad in "$work/nosuch" / "$TMPDIR" "$work/mproj:/suite" "$work/mproj:/proc/x" "$work/mproj:rel"; do
 	run "$umlrun" exec --mount="$bad" -- true
 	[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^umlrun: --mount=" "$work/err" ||
 		{ echo "# --mount=$bad: exit $rc"; false; } || break
@@ -314,7 +314,7 @@ run "$umlrun" run --results="$results" --plain="$work/plainsuite"
 	grep -q '"sim_seconds": 30.0' "$results/latest/results.json" &&
 	grep -q '^broken' "$results/latest/plainsuite/t0001-broken/console.log" && nothing_left
 check "--plain runs a folder's executables as a suite: exit 0 passes, 4 skips, else fails"
-run "$umlrun" run --results="$results" --plain="$work/proj"
+run "$umlrun" run --results="$results" --plain="$work/mproj"
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "no executable file" "$work/err" && nothing_left
 check "--plain of a folder with no executable exits 2 with one line"
 
