@@ -47,9 +47,9 @@
 	"fires only when the guest idles, which a program polling them never does; all run under " \
 	"--time-travel=off"
 #define WHY_RUNS_INCONSISTENCY                                                                     \
-	"UML limitation: runs ./inconsistency-check with budgets of its own (10 s per clock, 20 "  \
-	"s, "                                                                                      \
-	"600 s); under time travel each second of it is 3.9 million clock reads"
+	"UML limitation: runs ./inconsistency-check with budgets of its own "                      \
+	"(10 s per clock, 20 s, 600 s); under time travel each second of it is 3.9 million "       \
+	"clock reads"
 #define WHY_LEAPCRASH                                                                              \
 	"UML limitation: calls adjtimex() in a loop until 3 s of clock have passed, 20 times; "    \
 	"under time travel a call advances the clock by 256 ns: 230 million system calls"
