@@ -874,12 +874,17 @@ static char *prepare_kselftest(struct session *s, const char *tree, const char *
 		.progress = isatty(2),
 		.say = say_progress,
 	};
+	_cleanup_free_ char *kconfig_path = xasprintf("%s/config", s->kernel.dir);
+	_cleanup_free_ char *kconfig = NULL;
 	_cleanup_free_ char *dir = NULL;
 	struct uerr e;
 	bool built;
 
+	/* Some programs need an option the kernel may lack (an RTC). */
+	if (read_file(kconfig_path, &kconfig, NULL) < 0)
+		kconfig = NULL;
 	if (kselftest_build(&ko, &dir, &built, &e) < 0 ||
-	    kselftest_suite(live_kselftest, target, tree, dir, s->o->mode, &e) < 0)
+	    kselftest_suite(live_kselftest, target, tree, dir, s->o->mode, kconfig, &e) < 0)
 		uerr_die(&e);
 	return kselftest_suite_name(target);
 }

@@ -55,10 +55,11 @@
 	"under time travel a call advances the clock by 256 ns: 230 million system calls"
 #define WHY_NO_RTC                                                                                 \
 	"missing kernel option: no RTC (CONFIG_RTC_CLASS and CONFIG_UML_RTC are off), so there "   \
-	"is no /dev/rtc0"
+	"is no /dev/rtc0; --config=uml-config/kselftest/rtc.config adds them"
 #define WHY_NO_ALARM                                                                               \
 	"missing kernel option: CLOCK_REALTIME_ALARM needs an RTC (CONFIG_RTC_CLASS and "          \
-	"CONFIG_UML_RTC are off); the program then tests nothing and exits 0"
+	"CONFIG_UML_RTC are off; --config=uml-config/kselftest/rtc.config adds them); the "        \
+	"program then tests nothing and exits 0"
 
 /*
  * inconsistency-check under time travel: its -t 1 polls until tv_sec moves
@@ -88,22 +89,35 @@ static const struct ksft_rule {
 	const char *args; /* what it runs with, or NULL */
 	/* Under time travel: shell commands that run it ($prog) instead. */
 	const char *tt_script;
+	/* The kernel option whose absence is the reason (skip applies only then). */
+	const char *needs;
 } rules[] = {
-	{ "timers/posix_timers", WHY_ITIMER_VIRTUAL, false, NULL, NULL },
+	{ "timers/posix_timers", WHY_ITIMER_VIRTUAL, false, NULL, NULL, NULL },
 	/* Their own budgets are 10 s per clock and 30 s: -t 1 keeps them short. */
-	{ "timers/inconsistency-check", NULL, true, "-t 1", INCONSISTENCY_BY_CLOCK },
-	{ "timers/threadtest", WHY_THREADTEST, true, "-t 1", NULL },
-	{ "timers/change_skew", WHY_RUNS_INCONSISTENCY, false, NULL, NULL },
-	{ "timers/set-2038", WHY_RUNS_INCONSISTENCY, false, NULL, NULL },
-	{ "timers/skew_consistency", WHY_RUNS_INCONSISTENCY, false, NULL, NULL },
-	{ "timers/clocksource-switch", WHY_RUNS_INCONSISTENCY, false, NULL, NULL },
-	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL },
-	{ "timers/rtcpie", WHY_NO_RTC, false, NULL, NULL },
-	{ "timers/alarmtimer-suspend", WHY_NO_ALARM, false, NULL, NULL },
+	{ "timers/inconsistency-check", NULL, true, "-t 1", INCONSISTENCY_BY_CLOCK, NULL },
+	{ "timers/threadtest", WHY_THREADTEST, true, "-t 1", NULL, NULL },
+	{ "timers/change_skew", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL },
+	{ "timers/set-2038", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL },
+	{ "timers/skew_consistency", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL },
+	{ "timers/clocksource-switch", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL },
+	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL, NULL },
+	{ "timers/rtcpie", WHY_NO_RTC, false, NULL, NULL, "CONFIG_UML_RTC" },
+	{ "timers/alarmtimer-suspend", WHY_NO_ALARM, false, NULL, NULL, "CONFIG_UML_RTC" },
 };
 
+/* Whether the kernel config text sets OPTION=y. */
+static bool kconfig_has(const char *kconfig, const char *option)
+{
+	size_t l = strlen(option);
+
+	for (const char *p = kconfig; p && (p = strstr(p, option)); p += l)
+		if ((p == kconfig || p[-1] == '\n') && !strncmp(p + l, "=y\n", 3))
+			return true;
+	return false;
+}
+
 const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mode,
-			   const char **args, const char **script)
+			   const char *kconfig, const char **args, const char **script)
 {
 	*args = *script = NULL;
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
@@ -112,6 +126,8 @@ const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mo
 		if (strncmp(rules[i].id, target, tl) || rules[i].id[tl] != '/' ||
 		    strcmp(rules[i].id + tl + 1, prog))
 			continue;
+		if (rules[i].needs && kconfig_has(kconfig, rules[i].needs))
+			return NULL;
 		if (mode == TT_OFF && !rules[i].real_time)
 			return rules[i].skip;
 		*args = rules[i].args;
@@ -716,7 +732,7 @@ static int write_text(const char *path, struct strbuf *sb, mode_t mode, struct u
 }
 
 int kselftest_suite(const char *suites, const char *target, const char *tree, const char *dir,
-		    enum tt_mode mode, struct uerr *e)
+		    enum tt_mode mode, const char *kconfig, struct uerr *e)
 {
 	_cleanup_free_ char *name = kselftest_suite_name(target);
 	_cleanup_free_ char *suite = xasprintf("%s/%s", suites, name);
@@ -771,7 +787,7 @@ int kselftest_suite(const char *suites, const char *target, const char *tree, co
 		_cleanup_free_ char *prog = file_part(progs[i]);
 		_cleanup_free_ char *path = xasprintf("%s/t%04zu-%s.sh", suite, i + 1, prog);
 		const char *args, *script;
-		const char *skip = kselftest_rule(target, prog, mode, &args, &script);
+		const char *skip = kselftest_rule(target, prog, mode, kconfig, &args, &script);
 
 		wrapper_text(&sb, target, name, progs[i], args, script, skip);
 		if (write_text(path, &sb, 0755, e) < 0)

@@ -72,9 +72,11 @@ struct kselftest_build_opts {
 /* *dir: the cache folder holding programs/ (built now, or found). */
 int kselftest_build(const struct kselftest_build_opts *o, char **dir, bool *built, struct uerr *e);
 
-/* Writes SUITES/kselftest-TARGET/ for the build in dir (see above). */
+/* Writes SUITES/kselftest-TARGET/ for the build in dir (see above). kconfig: the
+ * guest kernel's .config text (NULL: unknown), for the rules that depend
+ * on an option. */
 int kselftest_suite(const char *suites, const char *target, const char *tree, const char *dir,
-		    enum tt_mode mode, struct uerr *e);
+		    enum tt_mode mode, const char *kconfig, struct uerr *e);
 
 /*
  * A new folder for the generated suites, under TMPDIR and named like a
@@ -107,6 +109,6 @@ char *kselftest_error_lines(const char *log, size_t max);
  * that run it instead (*script, NULL for none; $prog names it).
  */
 const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mode,
-			   const char **args, const char **script);
+			   const char *kconfig, const char **args, const char **script);
 
 #endif

@@ -83,26 +83,32 @@ static void test_rules(void)
 	const char *args, *script;
 	const char *why;
 
-	why = kselftest_rule("timers", "posix_timers", TT_INF_CPU, &args, &script);
+	why = kselftest_rule("timers", "posix_timers", TT_INF_CPU, NULL, &args, &script);
 	has_str(why, "ITIMER_VIRTUAL", "posix_timers: skipped, saying why");
-	why = kselftest_rule("timers", "posix_timers", TT_OFF, &args, &script);
+	why = kselftest_rule("timers", "posix_timers", TT_OFF, NULL, &args, &script);
 	ok(why != NULL, "posix_timers: skipped with time travel off too");
-	why = kselftest_rule("timers", "inconsistency-check", TT_INF_CPU, &args, &script);
+	why = kselftest_rule("timers", "inconsistency-check", TT_INF_CPU, NULL, &args, &script);
 	ok(why == NULL && script && strstr(script, "-t 1 -c"),
 	   "inconsistency-check under inf-cpu: one clock at a time, by a script");
-	why = kselftest_rule("timers", "threadtest", TT_INF_CPU, &args, &script);
+	why = kselftest_rule("timers", "threadtest", TT_INF_CPU, NULL, &args, &script);
 	ok(why && !strncmp(why, "UML limitation: ", 16),
 	   "threadtest under inf-cpu: a UML limitation");
-	why = kselftest_rule("timers", "threadtest", TT_OFF, &args, &script);
+	why = kselftest_rule("timers", "threadtest", TT_OFF, NULL, &args, &script);
 	ok(why == NULL && args && !strcmp(args, "-t 1"),
 	   "threadtest with time travel off: runs, with -t 1");
-	why = kselftest_rule("timers", "rtcpie", TT_INF_CPU, &args, &script);
+	why = kselftest_rule("timers", "rtcpie", TT_INF_CPU, NULL, &args, &script);
 	ok(why && !strncmp(why, "missing kernel option: ", 23), "rtcpie: a missing kernel option");
-	why = kselftest_rule("timers", "nanosleep", TT_INF_CPU, &args, &script);
+	why = kselftest_rule("timers", "rtcpie", TT_INF_CPU, "CONFIG_A=y\nCONFIG_UML_RTC=y\n",
+			     &args, &script);
+	ok(why == NULL, "rtcpie: runs when the kernel has CONFIG_UML_RTC");
+	why = kselftest_rule("timers", "alarmtimer-suspend", TT_INF_CPU,
+			     "# CONFIG_UML_RTC is not set\nCONFIG_UML_RTC_X=y\n", &args, &script);
+	ok(why != NULL, "alarmtimer-suspend: skipped when the option is off (not its prefix)");
+	why = kselftest_rule("timers", "nanosleep", TT_INF_CPU, NULL, &args, &script);
 	ok(why == NULL && args == NULL, "nanosleep: runs, no arguments");
-	why = kselftest_rule("timer", "s/posix_timers", TT_INF_CPU, &args, &script);
+	why = kselftest_rule("timer", "s/posix_timers", TT_INF_CPU, NULL, &args, &script);
 	ok(why == NULL, "a rule matches whole names only");
-	why = kselftest_rule("futex", "posix_timers", TT_INF_CPU, &args, &script);
+	why = kselftest_rule("futex", "posix_timers", TT_INF_CPU, NULL, &args, &script);
 	ok(why == NULL, "a rule is for its target only");
 }
 
