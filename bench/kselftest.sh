@@ -3,17 +3,18 @@
 # program the simulated seconds, the wall seconds and their ratio, and the
 # totals, from one `umlrun kselftest -j2 timers` (docs/kselftest.md).
 # The selftests are built (and cached) first, so the run times only the runs.
+# Arguments go to umlrun kselftest, e.g. --config=uml-config/kselftest/rtc.config.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 jobs=${JOBS:-2}
 "$umlrun" build >/dev/null
-"$umlrun" kselftest --list timers >/dev/null
+"$umlrun" kselftest --list "$@" timers >/dev/null
 echo "# kselftest timers benchmark, -j$jobs, $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "# CPU: $(grep -m1 'model name' /proc/cpuinfo | sed 's/^[^:]*: //')"
 echo "# load before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 rc=0
-"$umlrun" kselftest -j"$jobs" timers --results="$work/ks" >"$work/ks.out" 2>&1 || rc=$?
+"$umlrun" kselftest -j"$jobs" "$@" timers --results="$work/ks" >"$work/ks.out" 2>&1 || rc=$?
 dir=$work/ks/latest
 [ -f "$dir/results.json" ] || { cat "$work/ks.out" >&2; exit 3; }
 
