@@ -113,11 +113,19 @@ static char *kernel_tarball_path(const struct kernel_version *v)
 	char *installed = xasprintf("/usr/src/linux-source-%s.tar.xz", v->name);
 	_cleanup_free_ char *root = NULL;
 
+	char *fetched, *real;
+
 	if (path_exists(installed))
 		return installed;
 	free(installed);
 	root = cache_root();
-	return xasprintf("%s/sources/linux-source-%s.tar.xz", root, v->name);
+	fetched = xasprintf("%s/sources/linux-source-%s.tar.xz", root, v->name);
+	/* The kernel's key names the tarball: the same file, the same name. */
+	real = realpath(fetched, NULL);
+	if (!real)
+		return fetched;
+	free(fetched);
+	return real;
 }
 
 /* The kernel build's progress (kernel_opts.say), on stderr. */

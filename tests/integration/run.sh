@@ -34,6 +34,8 @@ for d in kernels rootfs; do
 		cp -a "$real_cache/$d" "$XDG_CACHE_HOME/umlrun/"
 done
 ln -s "$real_cache/src" "$XDG_CACHE_HOME/umlrun/src"
+# The kernel sources umlrun fetched: the key names them by their real path.
+[ -d "$real_cache/sources" ] && ln -s "$real_cache/sources" "$XDG_CACHE_HOME/umlrun/sources"
 
 . "$top/tests/tap.sh"
 # After a failed check: the end of the last command's output.
