@@ -127,7 +127,7 @@ grep 'data-verdict="crash"' "$work/excerpts" | grep -q '<pre class="log">.*Kerne
 check "the crash's log excerpt shows the kernel panic"
 
 [ "$(wc -l <"$work/excerpts")" -eq 2 ] && grep -q 'data-verdict="fail"' "$work/excerpts" &&
-	grep 'data-verdict="fail"' "$work/excerpts" | grep -q 'reboot: System halted'
+	grep 'data-verdict="fail"' "$work/excerpts" | grep -Eq 'reboot: (System halted|Power down)'
 check "only the tests that did not pass get an excerpt, the console's last lines"
 
 hrefs <"$work/dom.html" >"$work/hrefs"
