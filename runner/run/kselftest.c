@@ -66,16 +66,19 @@
  * on, so started 2 ms before a second boundary it polls about 8000 reads
  * instead of up to 3.9 million. The sleep there is free under time travel
  * (timerprobe, in the guest's root). One clock per run, as each run ends
- * past the boundary the next one needs; REALTIME, MONOTONIC, BOOTTIME, TAI
- * and MONOTONIC_RAW share its fraction of a second (the guest starts at a
- * whole second).
+ * past the boundary the next one needs, each aligned on its own clock
+ * (with an RTC, REALTIME starts at the RTC's fraction of a second, not
+ * MONOTONIC's; TAI is REALTIME plus whole seconds, MONOTONIC_RAW moves with
+ * MONOTONIC in a guest nothing adjusts before).
  */
 #define INCONSISTENCY_BY_CLOCK                                                                     \
 	"\techo '# CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID, CLOCK_REALTIME_COARSE, "     \
 	"CLOCK_MONOTONIC_COARSE not run: " WHY_TICK_CLOCKS "'\n"                                   \
 	"\trc=0\n"                                                                                 \
 	"\tfor clock in 0 1 4 7 11; do\n"                                                          \
-	"\t\tnow=$(timerprobe now | sed -n 's/^realtime_ns=//p') &&\n"                             \
+	"\t\tcase $clock in 0 | 11) at=realtime_ns ;; 7) at=boottime_ns ;; *) at=monotonic_ns ;; " \
+	"esac\n"                                                                                   \
+	"\t\tnow=$(timerprobe now | sed -n \"s/^$at=//p\") &&\n"                                   \
 	"\t\t\ttimerprobe --slack=1ns nanosleep \\\n"                                              \
 	"\t\t\t    $(((2000000000 - now % 1000000000 - 2000000) % 1000000000)) >/dev/null &&\n"    \
 	"\t\t\t\"./$prog\" -t 1 -c \"$clock\" || { rc=$?; break; }\n"                              \
