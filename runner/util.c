@@ -356,6 +356,69 @@ int run_argv(char *const argv[], int log_fd)
 	return status;
 }
 
+int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
+{
+	char buf[8192];
+	size_t have = 0;
+	int pfd[2], st;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int err = errno;
+
+		close(pfd[0]);
+		close(pfd[1]);
+		return -err;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDONLY);
+
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		if (w->in_child)
+			w->in_child();
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: cannot run %s: %s\n", prog_name, argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	for (;;) {
+		ssize_t n = read(pfd[0], buf + have, sizeof(buf) - 1 - have);
+		char *p, *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (write(log_fd, buf + have, (size_t)n) < 0)
+			break;
+		have += (size_t)n;
+		buf[have] = '\0';
+		for (p = buf; (nl = strchr(p, '\n')); p = nl + 1) {
+			*nl = '\0';
+			if (w->on_line)
+				w->on_line(w->ctx, p);
+		}
+		/* A line longer than half the buffer is not watched, only logged. */
+		have = strlen(p);
+		memmove(buf, p, have + 1);
+		if (have > sizeof(buf) / 2)
+			have = 0;
+		if (w->tick)
+			w->tick(w->ctx);
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return st;
+}
+
 char *capture_argv(char *const argv[], int *status)
 {
 	struct strbuf sb = { 0 };

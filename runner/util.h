@@ -132,6 +132,20 @@ bool is_dir(const char *path);
  * not -1. Returns the wait status, or -errno if it could not start.
  */
 int run_argv(char *const argv[], int log_fd);
+/*
+ * Run argv with its stdin from /dev/null and its stdout and stderr into
+ * log_fd, a line at a time: on_line (if set) sees each line of its output
+ * as it comes, and tick (if set) runs after each read, for progress lines.
+ * in_child (if set) runs in the child before exec. Returns the wait
+ * status, or -errno if it could not start.
+ */
+struct run_watch {
+	void (*on_line)(void *ctx, const char *line);
+	void (*tick)(void *ctx);
+	void (*in_child)(void);
+	void *ctx;
+};
+int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w);
 /* Run argv and return its stdout (NULL on failure, *status set). */
 char *capture_argv(char *const argv[], int *status);
 

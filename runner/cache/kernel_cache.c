@@ -187,71 +187,60 @@ static int run_step(char *const argv[], const char *log, const char *what, struc
  * (or one line a minute when stderr is not a terminal, e.g. in CI logs).
  */
 
+/* The kernel build's progress: kbuild's quiet lines, one moving line or one a minute. */
+struct build_progress {
+	const struct kernel_opts *o;
+	time_t t0, last_print;
+	unsigned long steps;
+	char cur[128];
+};
+
+static void build_line(void *ctx, const char *line)
+{
+	struct build_progress *bp = ctx;
+
+	/* kbuild's quiet lines: "  CC      kernel/time/timer.o" */
+	if (line[0] == ' ' && line[1] == ' ' && line[2] != ' ') {
+		bp->steps++;
+		snprintf(bp->cur, sizeof(bp->cur), "%s", line + 2);
+	}
+}
+
+static void build_tick(void *ctx)
+{
+	struct build_progress *bp = ctx;
+
+	if (bp->o->progress) {
+		say(bp->o, true, "building kernel [%lu steps, %lds] %.60s", bp->steps,
+		    (long)(time(NULL) - bp->t0), bp->cur);
+	} else if (time(NULL) - bp->last_print >= 60) {
+		bp->last_print = time(NULL);
+		say(bp->o, false, "building kernel: %lu steps, %lds", bp->steps,
+		    (long)(bp->last_print - bp->t0));
+	}
+}
+
+/*
+ * make, with its output in the log and one moving line on the terminal
+ * (or one line a minute when stderr is not a terminal, e.g. in CI logs).
+ */
 static int run_make_progress(char *const argv[], const char *log, const struct kernel_opts *o,
 			     struct uerr *e)
 {
-	bool tty = o->progress;
 	_cleanup_close_ int fd = log_open(log, e);
-	int pfd[2], st;
-	time_t t0 = time(NULL), last_print = t0;
-	unsigned long steps = 0;
-	char buf[8192], cur[128] = "";
-	size_t have = 0;
-	pid_t pid;
+	struct build_progress bp = { .o = o, .t0 = time(NULL), .last_print = time(NULL) };
+	struct run_watch w = { .on_line = build_line, .tick = build_tick, .ctx = &bp };
+	int st;
 
 	if (fd < 0)
 		return -1;
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return uerr_sys(e, EXIT_INFRA, "pipe");
-	pid = fork();
-	if (pid < 0)
-		return uerr_sys(e, EXIT_INFRA, "fork");
-	if (pid == 0) {
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	for (;;) {
-		ssize_t n = read(pfd[0], buf + have, sizeof(buf) - 1 - have);
-		char *p, *nl;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (write(fd, buf + have, (size_t)n) < 0)
-			break;
-		have += (size_t)n;
-		buf[have] = '\0';
-		for (p = buf; (nl = strchr(p, '\n')); p = nl + 1) {
-			*nl = '\0';
-			/* kbuild's quiet lines: "  CC      kernel/time/timer.o" */
-			if (p[0] == ' ' && p[1] == ' ' && p[2] != ' ') {
-				steps++;
-				snprintf(cur, sizeof(cur), "%s", p + 2);
-			}
-		}
-		have = strlen(p);
-		memmove(buf, p, have + 1);
-		if (have > sizeof(buf) / 2)
-			have = 0;
-		if (tty) {
-			say(o, true, "building kernel [%lu steps, %lds] %.60s", steps,
-			    (long)(time(NULL) - t0), cur);
-		} else if (time(NULL) - last_print >= 60) {
-			last_print = time(NULL);
-			say(o, false, "building kernel: %lu steps, %lds", steps,
-			    (long)(last_print - t0));
-		}
-	}
-	close(pfd[0]);
-	if (tty && o->say)
+	st = run_argv_watched(argv, fd, &w);
+	if (o->progress && o->say)
 		o->say(o->say_ctx, true, NULL);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return uerr_sys(e, EXIT_INFRA, "waitpid");
+	if (st < 0) {
+		errno = -st;
+		return uerr_sys(e, EXIT_INFRA, "cannot run make");
+	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		_cleanup_free_ char *last = log_last_error(log);
 

@@ -352,74 +352,58 @@ static void child_env(void)
 }
 
 /* make, its output in log, with a progress line as the kernel build has. */
+/* The selftests build's progress: the programs linked so far. */
+struct ksft_progress {
+	const struct kselftest_build_opts *o;
+	time_t t0, last;
+	unsigned long programs;
+	char cur[80];
+};
+
+static void ksft_line(void *ctx, const char *line)
+{
+	struct ksft_progress *kp = ctx;
+
+	if (strstr(line, " -o ") && strstr(line, "-static")) {
+		kp->programs++;
+		program_of(line, kp->cur, sizeof(kp->cur));
+	}
+}
+
+static void ksft_tick(void *ctx)
+{
+	struct ksft_progress *kp = ctx;
+	const struct kselftest_build_opts *o = kp->o;
+
+	if (o->progress) {
+		say(o, true, "building kselftest %s [%lu programs, %lds] %s", o->target,
+		    kp->programs, (long)(time(NULL) - kp->t0), kp->cur);
+	} else if (time(NULL) - kp->last >= 60) {
+		kp->last = time(NULL);
+		say(o, false, "building kselftest %s: %lu programs, %lds", o->target, kp->programs,
+		    (long)(kp->last - kp->t0));
+	}
+}
+
 static int run_make(const struct kselftest_build_opts *o, char *const argv[], const char *log,
 		    struct uerr *e)
 {
 	_cleanup_close_ int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	time_t t0 = time(NULL), last = t0;
-	char buf[8192], cur[80] = "";
-	unsigned long programs = 0;
-	size_t have = 0;
-	int pfd[2], st;
-	pid_t pid;
+	struct ksft_progress kp = { .o = o, .t0 = time(NULL), .last = time(NULL) };
+	struct run_watch w = {
+		.on_line = ksft_line, .tick = ksft_tick, .in_child = child_env, .ctx = &kp
+	};
+	int st;
 
 	if (fd < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot write %s", log);
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return uerr_sys(e, EXIT_INFRA, "pipe");
-	pid = fork();
-	if (pid < 0)
-		return uerr_sys(e, EXIT_INFRA, "fork");
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		child_env();
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	for (;;) {
-		ssize_t n = read(pfd[0], buf + have, sizeof(buf) - 1 - have);
-		char *p, *nl;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (write(fd, buf + have, (size_t)n) < 0)
-			break;
-		have += (size_t)n;
-		buf[have] = '\0';
-		for (p = buf; (nl = strchr(p, '\n')); p = nl + 1) {
-			*nl = '\0';
-			if (strstr(p, " -o ") && strstr(p, "-static")) {
-				programs++;
-				program_of(p, cur, sizeof(cur));
-			}
-		}
-		have = strlen(p);
-		memmove(buf, p, have + 1);
-		if (have > sizeof(buf) / 2)
-			have = 0;
-		if (o->progress) {
-			say(o, true, "building kselftest %s [%lu programs, %lds] %s", o->target,
-			    programs, (long)(time(NULL) - t0), cur);
-		} else if (time(NULL) - last >= 60) {
-			last = time(NULL);
-			say(o, false, "building kselftest %s: %lu programs, %lds", o->target,
-			    programs, (long)(last - t0));
-		}
-	}
-	close(pfd[0]);
+	st = run_argv_watched(argv, fd, &w);
 	if (o->progress && o->say)
 		o->say(o->say_ctx, true, NULL);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return uerr_sys(e, EXIT_INFRA, "waitpid");
+	if (st < 0) {
+		errno = -st;
+		return uerr_sys(e, EXIT_INFRA, "cannot run make");
+	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		_cleanup_free_ char *text = NULL;
 		_cleanup_free_ char *lines = NULL;
