@@ -176,14 +176,14 @@ $(B)/fuzz/obj/%.o: runner/%.c $(RUNNER_HDRS) | $(B)/fuzz/obj
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(RUNNER_INC) $(JSON_CFLAGS) \
 		-DUMLRUN_DATADIR='"$(DATADIR)"' -c -o $@ $<
 
-$(filter-out $(FUZZ_GUEST),$(FUZZ_BINS)): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+$(filter-out $(FUZZ_GUEST),$(FUZZ_BINS)): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
 	$(call say,FUZZLD,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(JSON_CFLAGS) $(RUNNER_INC) -o $@ $< \
 		$(FUZZ_OBJS) $(LIBS)
 
 $(B)/fuzz/fuzz_init: rootfs/init.c
 $(B)/fuzz/fuzz_wpactl: rootfs/helpers/wpactl.c
-$(FUZZ_GUEST): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c | $(B)/fuzz/obj
+$(FUZZ_GUEST): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h | $(B)/fuzz/obj
 	$(call say,FUZZLD,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $<
 

@@ -18,22 +18,14 @@
  *   - boot.c's quoting round-trips: the harness options come back exactly
  *     as given, and the test after them is still read.
  */
+#include "fuzz.h"
+
 int init_main(void);
 #define main init_main
 #include "../../rootfs/init.c"
 #undef main
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* An invariant that failed: say which, and crash so libFuzzer keeps the input. */
-#define expect(cond)                                                                               \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);        \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
 
 static __typeof__(param) defaults;
 

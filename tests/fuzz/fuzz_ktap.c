@@ -19,6 +19,7 @@
  *     with the same number, result, title and directive.
  */
 #define _GNU_SOURCE
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,16 +27,7 @@
 
 #include "ktap.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* An invariant that failed: say which, and crash so libFuzzer keeps the input. */
-#define expect(cond)                                                                               \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);        \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
 
 static void check_round_trip(const struct ktap_case *c)
 {

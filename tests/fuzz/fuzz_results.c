@@ -17,6 +17,7 @@
  *     gives the same bytes.
  */
 #define _GNU_SOURCE
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,16 +26,7 @@
 #include "results_read.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* An invariant that failed: say which, and crash so libFuzzer keeps the input. */
-#define expect(cond)                                                                               \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);        \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
 
 static char *first_json, *second_json;
 

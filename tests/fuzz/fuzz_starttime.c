@@ -14,6 +14,7 @@
  *     the nanoseconds fit in 64 bits.
  */
 #define _GNU_SOURCE
+#include "fuzz.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,16 +23,7 @@
 
 #include "starttime.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* An invariant that failed: say which, and crash so libFuzzer keeps the input. */
-#define expect(cond)                                                                               \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);        \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
 
 static void check_reads_as(const char *text, int64_t secs)
 {

@@ -15,6 +15,7 @@
  *     again, it gives the same values.
  */
 #define _GNU_SOURCE
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,16 +23,7 @@
 
 #include "suite.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* An invariant that failed: say which, and crash so libFuzzer keeps the input. */
-#define expect(cond)                                                                               \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);        \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
 
 static void check_mem(const char *mem)
 {

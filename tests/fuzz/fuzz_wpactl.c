@@ -22,6 +22,8 @@
  *   - matches are never more than wanted, nor than lines and events seen,
  *     and the wait is done exactly when enough have come.
  */
+#include "fuzz.h"
+
 int wpactl_main(int argc, char **argv);
 #define main wpactl_main
 #include "../../rootfs/helpers/wpactl.c"
@@ -31,16 +33,6 @@ int wpactl_main(int argc, char **argv);
 #include <stdint.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* An invariant that failed: say which, and crash so libFuzzer keeps the input. */
-#define expect(cond)                                                                               \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);        \
-			abort();                                                                   \
-		}                                                                                  \
-	} while (0)
 
 static char *patterns[] = { "CTRL-EVENT-CONNECTED", "wpa_state=COMPLETED", "=" };
 
