@@ -298,6 +298,10 @@ static const char main_usage[] =
     "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure,\n"
     "124 timeout, 128+N killed by signal N.\n";
 
+/* One entry per command of UMLRUN_COMMANDS: a new command needs its help here. */
+_Static_assert(sizeof(commands) / sizeof(commands[0]) == CMD_COUNT - 1,
+	       "every command of UMLRUN_COMMANDS has one entry in commands[]");
+
 static const struct command_desc *desc_of(enum command c)
 {
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -10,20 +10,27 @@
 #include "boot.h"
 #include "util.h"
 
-enum command {
-	CMD_NONE,
-	CMD_BUILD,
-	CMD_RUN,
-	CMD_EXEC,
-	CMD_SHELL,
-	CMD_LIST,
-	CMD_MERGE,
-	CMD_COMPARE,
-	CMD_PRUNE,
-	CMD_DOCTOR,
-	CMD_KSELFTEST,
-	CMD_HELP,
-};
+/*
+ * Every command, once: X(ID, name) makes CMD_ID here, its handler cmd_name
+ * in umlrun.c's dispatch and, checked at compile time, one entry in
+ * options.c's table (name, options, help).
+ */
+#define UMLRUN_COMMANDS(X)                                                                         \
+	X(BUILD, build)                                                                            \
+	X(RUN, run)                                                                                \
+	X(EXEC, exec)                                                                              \
+	X(SHELL, shell)                                                                            \
+	X(LIST, list)                                                                              \
+	X(MERGE, merge)                                                                            \
+	X(COMPARE, compare)                                                                        \
+	X(PRUNE, prune)                                                                            \
+	X(DOCTOR, doctor)                                                                          \
+	X(KSELFTEST, kselftest)                                                                    \
+	X(HELP, help)
+
+#define UMLRUN_COMMAND_ENUM(id, name) CMD_##id,
+enum command { CMD_NONE, UMLRUN_COMMANDS(UMLRUN_COMMAND_ENUM) CMD_COUNT };
+#undef UMLRUN_COMMAND_ENUM
 
 struct opts {
 	enum command cmd;

@@ -1311,18 +1311,10 @@ static int cmd_help(const struct opts *o)
 	return EXIT_PASS;
 }
 
-static const struct {
-	enum command cmd;
-	int (*fn)(const struct opts *o);
-} dispatch[] = {
-	{ CMD_BUILD, cmd_build },	  { CMD_RUN, cmd_run },
-	{ CMD_EXEC, cmd_exec },		  { CMD_SHELL, cmd_shell },
-	{ CMD_LIST, cmd_list },		  { CMD_HELP, cmd_help },
-	{ CMD_COMPARE, cmd_compare },	  { CMD_MERGE, cmd_merge },
-	{ CMD_PRUNE, cmd_prune },	  { CMD_DOCTOR, cmd_doctor },
-	{ CMD_KSELFTEST, cmd_kselftest },
-};
-
+/* The handler of every command, from the one list (options.h). */
+#define DISPATCH(id, name) [CMD_##id] = cmd_##name,
+static int (*const dispatch[CMD_COUNT])(const struct opts *o) = { UMLRUN_COMMANDS(DISPATCH) };
+#undef DISPATCH
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -1334,8 +1326,7 @@ int main(int argc, char **argv)
 		fputs(command_usage(o.cmd), stdout);
 		return EXIT_PASS;
 	}
-	for (size_t i = 0; i < sizeof(dispatch) / sizeof(dispatch[0]); i++)
-		if (dispatch[i].cmd == o.cmd)
-			return dispatch[i].fn(&o);
+	if (o.cmd > CMD_NONE && o.cmd < CMD_COUNT)
+		return dispatch[o.cmd](&o);
 	die(EXIT_USAGE, "unknown command; see 'umlrun --help'");
 }
