@@ -466,12 +466,14 @@ struct guest {
 	struct run_state st;
 };
 
-int guest_start(const struct guest_spec *g, const struct guest_io *io, double wall_timeout,
-		struct guest **out, struct uerr *e)
+int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *io,
+		double wall_timeout, struct guest **out, struct uerr *e)
 {
 	struct guest *gu = xcalloc(1, sizeof(*gu));
-	char **argv = guest_cmdline(g, e);
 	pid_t parent;
+
+	if (!argv)
+		argv = guest_cmdline(g, e);
 
 	*out = NULL;
 	gu->tfd = -1;
@@ -692,7 +694,7 @@ int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall
 	memset(o, 0, sizeof(*o));
 	if (sfd < 0)
 		return uerr_sys(e, EXIT_INFRA, "signalfd");
-	if (guest_start(g, io, wall_timeout, &gu, e) < 0)
+	if (guest_start(g, NULL, io, wall_timeout, &gu, e) < 0)
 		return -1;
 	while (!guest_check_exit(gu)) {
 		struct pollfd pf[CH_N + 2];

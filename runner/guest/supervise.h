@@ -67,8 +67,9 @@ int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall
 #define GUEST_MAX_FDS 6
 struct guest;
 struct pollfd;
-int guest_start(const struct guest_spec *g, const struct guest_io *io, double wall_timeout,
-		struct guest **out, struct uerr *e);
+/* argv: the command line the caller logged (guest_cmdline), taken over; NULL: made here. */
+int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *io,
+		double wall_timeout, struct guest **out, struct uerr *e);
 int guest_pollfds(const struct guest *g, struct pollfd *pf);
 void guest_handle(struct guest *g, const struct pollfd *pf, int n);
 bool guest_check_exit(struct guest *g);

@@ -243,11 +243,11 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	sl->spec.mem = so->mem ? so->mem : t->mem;
 	sl->spec.extra = t->cmdline;
 	sl->spec.try = job.tries + 1;
+	/* Built once: what cmdline.txt says is what linux gets. */
 	argv = guest_cmdline(&sl->spec, e);
 	if (!argv)
 		return -1;
 	cmdline = strv_join(argv);
-	strv_free(argv);
 
 	ktap_init(&sl->ktap);
 	memset(&sl->io, 0, sizeof(sl->io));
@@ -263,6 +263,7 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 			errno = -r;
 			uerr_sys(e, EXIT_INFRA, "cannot write %s", path);
 			free(path);
+			strv_free(argv);
 			return -1;
 		}
 	}
@@ -272,8 +273,11 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	free(path);
 	path = xasprintf("%s/console.log", sl->abs);
 	sl->io.console_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (!sl->io.ktap_log || sl->io.console_fd < 0)
-		return uerr_sys(e, EXIT_INFRA, "cannot write the logs in %s", sl->abs);
+	if (!sl->io.ktap_log || sl->io.console_fd < 0) {
+		uerr_sys(e, EXIT_INFRA, "cannot write the logs in %s", sl->abs);
+		strv_free(argv);
+		return -1;
+	}
 	dprintf(sl->io.console_fd, "# %s\n", cmdline);
 	if (sl->io.live)
 		erase_progress(s);
@@ -288,7 +292,7 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 		emit(&sl->io, "# %s\n", t->id);
 	sl->gio = (struct guest_io){ on_out, on_err, on_console, &sl->io };
 	sl->started = monotonic_now();
-	return guest_start(&sl->spec, &sl->gio,
+	return guest_start(&sl->spec, argv, &sl->gio,
 			   so->wall_timeout ? so->wall_timeout : t->wall_timeout, &sl->g, e);
 }
 
