@@ -321,6 +321,8 @@ static int parse_record(struct ctx *c, json_object *o, size_t i, struct test *t,
 		return -1;
 	if (r->attempt < 1)
 		return bad(c, "\"attempt\" must be 1 or more, not %d", r->attempt);
+	if (r->failed_attempts < 0)
+		return bad(c, "\"failed_attempts\" must be 0 or more, not %d", r->failed_attempts);
 	{
 		/* --seeds: the guest random seed of this run, kept through a merge. */
 		long long seed = -1;

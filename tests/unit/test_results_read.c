@@ -41,7 +41,7 @@ int main(void)
 	struct loaded_run lr;
 	struct uerr e;
 
-	plan(25);
+	plan(27);
 	if (!is_int(parse("s/t0001-a.sh", "", "1.25", "first", &lr, &e), 0, "a good file parses"))
 		diag("%s", e.msg);
 	is_str(lr.rec[0].test->id, "s/t0001-a.sh", "its id");
@@ -62,6 +62,20 @@ int main(void)
 		"NaN seconds (written back as nan: not JSON)");
 	refused("s/t0001-a.sh", "", "Infinity", "a", "\"sim_seconds\"", "infinite seconds");
 	refused("s/t0001-a.sh", "", "-1.5", "a", "\"sim_seconds\"", "negative seconds");
+	{
+		/* Found by fuzz_results: a negative count of failed tries was read. */
+		_cleanup_free_ char *text = xasprintf(ONE_TEST, "s/t0001-a.sh", "", "1", "a");
+		_cleanup_free_ char *bad = NULL;
+		char *at = strstr(text, "\"dir\"");
+
+		bad = xasprintf("%.*s\"failed_attempts\": -1, %s", (int)(at - text), text, at);
+		memset(&e, 0, sizeof(e));
+		ok(results_parse(bad, strlen(bad), "r.json", &lr, &e) < 0 &&
+		       strstr(e.msg, "\"failed_attempts\" must be 0 or more"),
+		   "failed_attempts of -1: refused");
+		ok(lr.n == 0, "failed_attempts of -1: nothing left loaded");
+		results_free(&lr);
+	}
 	/* A folder outside the run folder: merge would copy it, the report link it. */
 	for (size_t i = 0; i < 3; i++) {
 		static const char *const dirs[] = { "/etc", "../../etc", "s/../../x" };
