@@ -8,7 +8,8 @@
 # are. Crash inputs go to FUZZDIR/crashes/NAME-*. libFuzzer's chatter goes to
 # FUZZDIR/NAME.log; each harness prints one line, its name and its "Done N
 # runs" line, or the end of its log when it found something. Exits 1 when a
-# harness failed.
+# harness failed. FUZZ_SEED=N fixes libFuzzer's seed (make check's short run
+# is then the same exploration every time, so it fails only on a change).
 set -eu
 
 [ $# -ge 3 ] || { echo "usage: run.sh FUZZDIR SECONDS HARNESS..." >&2; exit 2; }
@@ -22,7 +23,9 @@ for bin; do
 	log=$dir/$name.log
 	mkdir -p "$dir/corpus/$name"
 	status=0
-	"$bin" -max_total_time="$seconds" -timeout=10 -artifact_prefix="$dir/crashes/$name-" \
+	# FUZZ_SEED: the same mutations in the same order on every run (make check).
+	"$bin" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} -max_total_time="$seconds" -timeout=10 \
+		-artifact_prefix="$dir/crashes/$name-" \
 		"$dir/corpus/$name" "$here/corpus/$name" >"$log" 2>&1 || status=$?
 	if [ "$status" -eq 0 ] && done_line=$(grep '^Done [0-9]* runs' "$log"); then
 		echo "fuzz_$name: $done_line"
