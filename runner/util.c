@@ -598,3 +598,31 @@ uint64_t splitmix64_next(uint64_t *state)
 {
 	return splitmix64_mix(*state += 0x9e3779b97f4a7c15ULL);
 }
+
+char *compiler_version(void)
+{
+	char *argv[] = { "gcc", "--version", NULL };
+	int st;
+	char *out = capture_argv(argv, &st);
+
+	if (!out)
+		return xstrdup("unknown");
+	out[strcspn(out, "\n")] = '\0';
+	return out;
+}
+
+void say_through(void (*say)(void *ctx, bool transient, const char *text), void *ctx,
+		 bool transient, const char *fmt, ...)
+{
+	_cleanup_free_ char *text = NULL;
+	va_list ap;
+
+	if (!say)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	if (text)
+		say(ctx, transient, text);
+}

@@ -146,6 +146,15 @@ struct run_watch {
 	void *ctx;
 };
 int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w);
+/* The first line of `gcc --version` ("unknown" if none): build caches key on it. */
+char *compiler_version(void);
+/*
+ * Progress for the user through a module's callback (docs/errors.md: the
+ * command layer prints): the formatted text to say(ctx, transient, text),
+ * nothing when say is NULL.
+ */
+void say_through(void (*say)(void *ctx, bool transient, const char *text), void *ctx,
+		 bool transient, const char *fmt, ...) UMLRUN_PRINTF(4, 5);
 /* Run argv and return its stdout (NULL on failure, *status set). */
 char *capture_argv(char *const argv[], int *status);
 

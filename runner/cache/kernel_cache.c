@@ -58,22 +58,8 @@ const char *kernel_version_names(void)
 	return names;
 }
 
-static void say(const struct kernel_opts *o, bool transient, const char *fmt, ...)
-    UMLRUN_PRINTF(3, 4);
-static void say(const struct kernel_opts *o, bool transient, const char *fmt, ...)
-{
-	_cleanup_free_ char *text = NULL;
-	va_list ap;
-
-	if (!o->say)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
-	va_end(ap);
-	if (text)
-		o->say(o->say_ctx, transient, text);
-}
+/* Progress through the caller's callback (util.h, say_through). */
+#define tell(o, transient, ...) say_through((o)->say, (o)->say_ctx, transient, __VA_ARGS__)
 
 /*
  * The tarball is not there: fetch linux-source-VERSION from Debian with
@@ -89,8 +75,8 @@ static int fetch_tarball(const struct kernel_opts *o, struct uerr *e)
 			 NULL };
 	int st;
 
-	say(o, false, "fetching linux-source-%s from Debian's %s (once)", o->version->name,
-	    o->version->suite);
+	tell(o, false, "fetching linux-source-%s from Debian's %s (once)", o->version->name,
+	     o->version->suite);
 	/* Its one-line reasons go to stderr, with the command layer's. */
 	st = run_argv(argv, -1);
 	if (st == 0 && path_exists(o->tarball))
@@ -211,12 +197,12 @@ static void build_tick(void *ctx)
 	struct build_progress *bp = ctx;
 
 	if (bp->o->progress) {
-		say(bp->o, true, "building kernel [%lu steps, %lds] %.60s", bp->steps,
-		    (long)(time(NULL) - bp->t0), bp->cur);
+		tell(bp->o, true, "building kernel [%lu steps, %lds] %.60s", bp->steps,
+		     (long)(time(NULL) - bp->t0), bp->cur);
 	} else if (time(NULL) - bp->last_print >= 60) {
 		bp->last_print = time(NULL);
-		say(bp->o, false, "building kernel: %lu steps, %lds", bp->steps,
-		    (long)(bp->last_print - bp->t0));
+		tell(bp->o, false, "building kernel: %lu steps, %lds", bp->steps,
+		     (long)(bp->last_print - bp->t0));
 	}
 }
 
@@ -284,18 +270,6 @@ static int extract_tarball(const char *root, const char *tarball, const char *id
 	if (!*src)
 		return uerr_set(e, EXIT_INFRA, "%s is empty: remove it and retry", dir);
 	return 0;
-}
-
-static char *compiler_version(void)
-{
-	char *argv[] = { "gcc", "--version", NULL };
-	int st;
-	char *out = capture_argv(argv, &st);
-
-	if (!out)
-		return xstrdup("unknown");
-	out[strcspn(out, "\n")] = '\0';
-	return out;
 }
 
 /* The config fragments to merge: the project's, then the user's. */
@@ -682,7 +656,7 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 		hasher_final(h, sid);
 		sid[16] = '\0';
 		if (o->progress)
-			say(o, false, "extracting %s (once)", o->tarball);
+			tell(o, false, "extracting %s (once)", o->tarball);
 		if (extract_tarball(root, o->tarball, sid, &p.src, e) < 0)
 			goto out;
 	}
@@ -691,7 +665,7 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 		uerr_sys(e, EXIT_INFRA, "cannot create %s", bdir);
 		goto out;
 	}
-	say(o, false, "building the kernel in %s (log: %s)", bdir, log);
+	tell(o, false, "building the kernel in %s (log: %s)", bdir, log);
 	if (configure(p.src, bdir, p.frags, p.nfrags, &p.req, log, e) < 0)
 		goto out;
 	{

@@ -304,22 +304,8 @@ int kselftest_check_target(const char *tree, const char *target, struct uerr *e)
 
 /* ---- building ------------------------------------------------------ */
 
-static void say(const struct kselftest_build_opts *o, bool transient, const char *fmt, ...)
-    UMLRUN_PRINTF(3, 4);
-static void say(const struct kselftest_build_opts *o, bool transient, const char *fmt, ...)
-{
-	_cleanup_free_ char *text = NULL;
-	va_list ap;
-
-	if (!o->say)
-		return;
-	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
-	va_end(ap);
-	if (text)
-		o->say(o->say_ctx, transient, text);
-}
+/* Progress through the caller's callback (util.h, say_through). */
+#define tell(o, transient, ...) say_through((o)->say, (o)->say_ctx, transient, __VA_ARGS__)
 
 /* The program a compiler line makes: the word after " -o ", its last part. */
 static void program_of(const char *line, char *out, size_t size)
@@ -376,12 +362,12 @@ static void ksft_tick(void *ctx)
 	const struct kselftest_build_opts *o = kp->o;
 
 	if (o->progress) {
-		say(o, true, "building kselftest %s [%lu programs, %lds] %s", o->target,
-		    kp->programs, (long)(time(NULL) - kp->t0), kp->cur);
+		tell(o, true, "building kselftest %s [%lu programs, %lds] %s", o->target,
+		     kp->programs, (long)(time(NULL) - kp->t0), kp->cur);
 	} else if (time(NULL) - kp->last >= 60) {
 		kp->last = time(NULL);
-		say(o, false, "building kselftest %s: %lu programs, %lds", o->target, kp->programs,
-		    (long)(kp->last - kp->t0));
+		tell(o, false, "building kselftest %s: %lu programs, %lds", o->target, kp->programs,
+		     (long)(kp->last - kp->t0));
 	}
 }
 
@@ -414,18 +400,6 @@ static int run_make(const struct kselftest_build_opts *o, char *const argv[], co
 				o->target, lines ? lines : "make failed", log);
 	}
 	return 0;
-}
-
-static char *compiler_version(void)
-{
-	char *argv[] = { "gcc", "--version", NULL };
-	int st;
-	char *out = capture_argv(argv, &st);
-
-	if (!out)
-		return xstrdup("unknown");
-	out[strcspn(out, "\n")] = '\0';
-	return out;
 }
 
 /*
@@ -516,7 +490,7 @@ int kselftest_build(const struct kselftest_build_opts *o, char **dir, bool *buil
 		}
 		/* On a terminal only: a failed build must stay one line in CI logs. */
 		if (o->progress)
-			say(o, false, "building kselftest %s from %s", o->target, o->tree);
+			tell(o, false, "building kselftest %s from %s", o->target, o->tree);
 		if (run_make(o, argv, log, e) < 0) {
 			/* Only the log stays, beside where the build would have gone. */
 			if (rename(log, failed_log) == 0) {
