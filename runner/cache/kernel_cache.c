@@ -168,11 +168,6 @@ static int run_step(char *const argv[], const char *log, const char *what, struc
 	return 0;
 }
 
-/*
- * make, with its output in the log and one moving line on the terminal
- * (or one line a minute when stderr is not a terminal, e.g. in CI logs).
- */
-
 /* The kernel build's progress: kbuild's quiet lines, one moving line or one a minute. */
 struct build_progress {
 	const struct kernel_opts *o;

@@ -47,11 +47,11 @@ static char *package_versions(char **names, size_t n)
 	return out ? out : xstrdup("");
 }
 
-static bool package_installed(const char *versions, const char *name)
+bool dpkg_shows_installed(const char *dpkg_output, const char *name)
 {
 	size_t l = strlen(name);
 
-	for (const char *p = versions; *p;) {
+	for (const char *p = dpkg_output; *p;) {
 		const char *nl = strchrnul(p, '\n');
 
 		if (!strncmp(p, name, l) && p[l] == ' ' && !strncmp(p + l + 1, "ii", 2))
@@ -69,7 +69,7 @@ char *rootfs_missing_packages(const char *manifest_text)
 	struct strbuf sb = { 0 };
 
 	for (size_t i = 0; i < n; i++)
-		if (!package_installed(versions, names[i]))
+		if (!dpkg_shows_installed(versions, names[i]))
 			sb_printf(&sb, "%s%s", sb.len ? " " : "", names[i]);
 	strv_free(names);
 	return sb.len ? sb_detach(&sb) : NULL;

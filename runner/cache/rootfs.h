@@ -11,6 +11,11 @@
 
 #include "util.h"
 
+/*
+ * Whether dpkg-query's output (-f='${Package} ${db:Status-Abbrev}...', a
+ * line a package) shows name installed ("ii").
+ */
+bool dpkg_shows_installed(const char *dpkg_output, const char *name);
 /* Packages the manifest lists that are not installed ("a b c"), or NULL. */
 char *rootfs_missing_packages(const char *manifest_text);
 /* The folder the current inputs select (built or not), without building. */

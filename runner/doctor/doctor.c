@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "doctor.h"
 #include "confine.h"
+#include "rootfs.h"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -89,26 +90,12 @@ char **doctor_packages_parse(const char *text, const char *skip)
 	return v;
 }
 
-static bool shown_installed(const char *dpkg_output, const char *name)
-{
-	size_t l = strlen(name);
-
-	for (const char *p = dpkg_output; *p;) {
-		const char *nl = strchrnul(p, '\n');
-
-		if (!strncmp(p, name, l) && p[l] == ' ' && !strncmp(p + l + 1, "ii", 2))
-			return true;
-		p = *nl ? nl + 1 : nl;
-	}
-	return false;
-}
-
 char *doctor_packages_missing(char *const *names, const char *dpkg_output)
 {
 	struct strbuf sb = { 0 };
 
 	for (size_t i = 0; names[i]; i++)
-		if (!shown_installed(dpkg_output, names[i]))
+		if (!dpkg_shows_installed(dpkg_output, names[i]))
 			sb_printf(&sb, "%s%s", sb.len ? " " : "", names[i]);
 	return sb.len ? sb_detach(&sb) : NULL;
 }

@@ -337,7 +337,6 @@ static void child_env(void)
 	setenv("LDFLAGS", KSFT_LDFLAGS, 1);
 }
 
-/* make, its output in log, with a progress line as the kernel build has. */
 /* The selftests build's progress: the programs linked so far. */
 struct ksft_progress {
 	const struct kselftest_build_opts *o;
@@ -371,6 +370,7 @@ static void ksft_tick(void *ctx)
 	}
 }
 
+/* make, its output in log, with a progress line as the kernel build has. */
 static int run_make(const struct kselftest_build_opts *o, char *const argv[], const char *log,
 		    struct uerr *e)
 {
