@@ -59,16 +59,17 @@ struct session {
 	bool has_start;
 	int64_t start_secs;
 	uint64_t start_kernel;
-	uint64_t seed;		 /* --shuffle */
-	enum tt_mode mode;	 /* of the run being prepared */
-	char **overlays;	 /* --overlay, as absolute paths */
-	char *harness;		 /* HARNESS_OPTIONS for the guest, or NULL */
-	uint64_t random_seed;	 /* the guest's (--random-seed) */
-	char *confinement;	 /* what confines the guests (confine_describe) */
-	char *plain_suites;	 /* --plain: the generated suites folder */
-	struct plain_dir *plain; /* --plain folders */
-	char *tarball;		 /* the kernel source's tarball (kernel_opts_of) */
-	bool fallback;		 /* the default kernel's source could not be had */
+	uint64_t seed;		      /* --shuffle */
+	enum tt_mode mode;	      /* of the run being prepared */
+	char **overlays;	      /* --overlay, as absolute paths */
+	char *harness;		      /* HARNESS_OPTIONS for the guest, or NULL */
+	uint64_t random_seed;	      /* the guest's (--random-seed) */
+	char *confinement;	      /* what confines the guests (confine_describe) */
+	char *plain_suites;	      /* --plain: the generated suites folder */
+	struct plain_dir *plain;      /* --plain folders */
+	char *tarball;		      /* the kernel source's tarball (kernel_opts_of) */
+	bool fallback;		      /* the default kernel's source could not be had */
+	struct confine_mount *mounts; /* --mount, parsed; the stage takes each over */
 	char *fetch_script;
 };
 
@@ -299,6 +300,19 @@ static void resolve_random_seed(struct session *s)
 	     (unsigned long long)s->random_seed, (unsigned long long)s->random_seed);
 }
 
+/* --mount, checked once (before anything is built), for prepare_stage to lay. */
+static void parse_mounts(struct session *s)
+{
+	struct uerr e;
+
+	if (s->mounts || !s->o->nmounts)
+		return;
+	s->mounts = xcalloc(s->o->nmounts, sizeof(*s->mounts));
+	for (size_t i = 0; i < s->o->nmounts; i++)
+		if (guest_mount_parse(s->o->mounts[i], &s->mounts[i], &e) < 0)
+			uerr_die(&e);
+}
+
 /*
  * --seccomp: UML's seccomp userspace (6.16 and later) instead of ptrace,
  * faster for every guest process. auto takes it when the kernel has it and
@@ -349,13 +363,10 @@ static void prepare_stage(struct session *s)
 	if (stage_create(&s->stage, s->kernel.binary, s->rootfs, suites, lib, &e) < 0)
 		die_doctor(&e);
 	s->stage.seccomp = seccomp;
-	for (size_t i = 0; i < s->o->nmounts; i++) {
-		struct confine_mount m;
-
-		if (guest_mount_parse(s->o->mounts[i], &m, &e) < 0 ||
-		    stage_add_mount(&s->stage, &m, &e) < 0)
+	parse_mounts(s);
+	for (size_t i = 0; i < s->o->nmounts; i++)
+		if (stage_add_mount(&s->stage, &s->mounts[i], &e) < 0)
 			uerr_die(&e);
-	}
 	for (size_t i = 0; s->plain && i < s->o->nplains; i++) {
 		struct confine_mount m = { xstrdup(s->plain[i].host),
 					   xasprintf(PLAIN_GUEST "/%s", s->plain[i].name), false };
@@ -395,6 +406,11 @@ static void session_end(struct session *s)
 	free(s->guestbin);
 	strv_free(s->overlays);
 	free(s->harness);
+	for (size_t i = 0; s->mounts && i < s->o->nmounts; i++) {
+		free(s->mounts[i].host); /* NULL once the stage took it */
+		free(s->mounts[i].guest);
+	}
+	free(s->mounts);
 	free(s->confinement);
 	if (live_plain == s->plain_suites)
 		live_plain = NULL;
@@ -742,14 +758,7 @@ static void check_inputs(struct session *s)
 
 	if (s->o->start && s->o->mode != TT_OFF && start_parse(s->o->start, &ignored, &e) < 0)
 		uerr_die(&e);
-	for (size_t i = 0; i < s->o->nmounts; i++) {
-		struct confine_mount m;
-
-		if (guest_mount_parse(s->o->mounts[i], &m, &e) < 0)
-			uerr_die(&e);
-		free(m.host);
-		free(m.guest);
-	}
+	parse_mounts(s);
 	for (size_t i = 0; i < s->o->noverlays; i++)
 		if (!is_dir(s->o->overlays[i]))
 			die(EXIT_USAGE,
