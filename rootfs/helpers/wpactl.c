@@ -425,20 +425,26 @@ static void arm_watch(int ifd, const char *dir)
 		die_sys("cannot watch %s (for %s)", parent, dir);
 }
 
-static bool try_connect(const struct sockaddr_un *remote, int wait_s)
+/* Connect: 0, or the errno worth waiting on (ENOENT, ECONNREFUSED). */
+static int try_connect(const struct sockaddr_un *remote, int wait_s)
 {
 	if (connect(ctrl.fd, (const struct sockaddr *)remote, sizeof(*remote)) == 0)
-		return true;
+		return 0;
 	if ((errno != ENOENT && errno != ECONNREFUSED) || wait_s <= 0)
 		die_sys("cannot reach %s", remote->sun_path);
-	return false;
+	return errno;
 }
 
 /*
  * Connect to dir/iface.  With wait_s > 0 a missing socket (or a stale one
  * nobody listens on) is waited for: each connect attempt comes after the
  * inotify watch is armed, so a socket created in between is not missed.
+ * A socket that exists but refuses is retried every CONNECT_RETRY_MS as
+ * well: bind(2) makes the file (and its inotify event) before the socket
+ * is reachable through it, and a kernel that preempts (UML is preemptible
+ * from 6.12) can run us in between; no second event comes.
  */
+#define CONNECT_RETRY_MS 10
 static void ctrl_connect(const char *dir, const char *iface, int wait_s)
 {
 	struct sockaddr_un remote = { .sun_family = AF_UNIX };
@@ -449,16 +455,23 @@ static void ctrl_connect(const char *dir, const char *iface, int wait_s)
 	if ((size_t)snprintf(remote.sun_path, sizeof(remote.sun_path), "%s/%s", dir, iface) >=
 	    sizeof(remote.sun_path))
 		die(EXIT_USAGE, "socket path %s/%s is too long", dir, iface);
-	if (try_connect(&remote, wait_s))
+	if (try_connect(&remote, wait_s) == 0)
 		return;
 	ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (ifd < 0)
 		die_sys("inotify_init1");
 	for (;;) {
+		long long until;
+		int err;
+
 		arm_watch(ifd, dir);
-		if (try_connect(&remote, wait_s))
+		err = try_connect(&remote, wait_s);
+		if (err == 0)
 			break;
-		if (!wait_readable(ifd, deadline)) {
+		until = deadline;
+		if (err == ECONNREFUSED && now_ms() + CONNECT_RETRY_MS < deadline)
+			until = now_ms() + CONNECT_RETRY_MS;
+		if (!wait_readable(ifd, until) && until == deadline) {
 			close(ifd);
 			die(EXIT_INFRA, "no control socket %s within %d s", remote.sun_path,
 			    wait_s);
