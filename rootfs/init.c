@@ -506,14 +506,50 @@ static int wait_job(int *status)
 	}
 }
 
+/*
+ * A counter of the guest kernel's: the number after "KEY " on a line of
+ * FILE (/proc/stat, /proc/vmstat), -1 when missing.
+ */
+static long long proc_counter(const char *file, const char *key)
+{
+	char line[256];
+	long long v = -1;
+	size_t klen = strlen(key);
+	FILE *f = fopen(file, "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == ' ') {
+			v = strtoll(line + klen + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/* What the job cost the guest: processes created and page faults. */
+struct job_cost {
+	long long forks, pgfault;
+};
+
+static struct job_cost job_cost_now(void)
+{
+	return (struct job_cost){ proc_counter("/proc/stat", "processes"),
+				  proc_counter("/proc/vmstat", "pgfault") };
+}
+
 static int run_job(void)
 {
 	sigset_t set;
 	int status = 0, timed_out;
+	struct job_cost c0, c1;
+	char cost[96];
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, NULL);
+	c0 = job_cost_now();
 	job_t0 = monotonic();
 	ctl("begin sim=%.9f", job_t0);
 	job_pid = fork();
@@ -528,12 +564,15 @@ static int run_job(void)
 	kill(-1, SIGKILL);
 	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 		;
+	c1 = job_cost_now();
+	snprintf(cost, sizeof(cost), " forks=%lld pgfault=%lld", c1.forks - c0.forks,
+		 c1.pgfault - c0.pgfault);
 	if (timed_out)
-		ctl("end timeout=%ld sim=%.9f", param.timeout, monotonic() - job_t0);
+		ctl("end timeout=%ld sim=%.9f%s", param.timeout, monotonic() - job_t0, cost);
 	else if (WIFSIGNALED(status))
-		ctl("end signal=%d sim=%.9f", WTERMSIG(status), monotonic() - job_t0);
+		ctl("end signal=%d sim=%.9f%s", WTERMSIG(status), monotonic() - job_t0, cost);
 	else
-		ctl("end exit=%d sim=%.9f", WEXITSTATUS(status), monotonic() - job_t0);
+		ctl("end exit=%d sim=%.9f%s", WEXITSTATUS(status), monotonic() - job_t0, cost);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 /* supervise.c - spawn the guest, read its channels, watch the clock. */
 #define _GNU_SOURCE
 #include "supervise.h"
+#include "profile.h"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <sys/signalfd.h>
@@ -60,7 +62,7 @@ struct chan {
 	size_t len;
 };
 
-/* Reading control lines: "begin ...", "end exit=N sim=S", "error ...". */
+/* Reading control lines: "begin ...", "end exit=N sim=S [forks=N pgfault=N]"", "error ...". */
 static void control_line(struct guest_outcome *o, bool *ended, const char *l)
 {
 	long v;
@@ -69,6 +71,14 @@ static void control_line(struct guest_outcome *o, bool *ended, const char *l)
 
 	if (s)
 		sim = strtod(s + 5, NULL);
+	if (!strncmp(l, "end ", 4)) {
+		const char *f = strstr(l, " forks="), *p = strstr(l, " pgfault=");
+
+		if (f)
+			o->cost.guest_forks = strtoll(f + 7, NULL, 10);
+		if (p)
+			o->cost.guest_page_faults = strtoll(p + 9, NULL, 10);
+	}
 	if (!strncmp(l, "end exit=", 9)) {
 		*ended = true;
 		o->end = GUEST_REPORTED;
@@ -122,6 +132,8 @@ static void console_line(struct guest_outcome *o, bool *crashed, bool *init_fail
 {
 	const char *mark;
 
+	if (!o->kernel_report[0] && (mark = kernel_report_mark(l, strlen(l))))
+		snprintf(o->kernel_report, sizeof(o->kernel_report), "%.200s", mark);
 	if (*crashed || *init_failed)
 		return; /* the first reason stands */
 	if (!strncmp(l, INIT_CONSOLE_MARK, strlen(INIT_CONSOLE_MARK))) {
@@ -477,6 +489,7 @@ int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *
 
 	*out = NULL;
 	gu->tfd = -1;
+	gu->o.cost.guest_forks = gu->o.cost.guest_page_faults = -1;
 	if (!argv) {
 		free(gu);
 		return -1;
@@ -580,10 +593,23 @@ void guest_handle(struct guest *g, const struct pollfd *pf, int n)
 	}
 }
 
+/* Adds what a reaped host process used to the guest's cost. */
+static void add_rusage(struct guest_cost *c, const struct rusage *ru)
+{
+	c->host_user_seconds += (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6;
+	c->host_system_seconds += (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
+	c->host_page_faults += ru->ru_minflt + ru->ru_majflt;
+	c->host_context_switches += ru->ru_nvcsw + ru->ru_nivcsw;
+}
+
 bool guest_check_exit(struct guest *g)
 {
-	if (!g->reaped && waitpid(g->pid, &g->o.uml_status, WNOHANG) == g->pid)
+	struct rusage ru;
+
+	if (!g->reaped && wait4(g->pid, &g->o.uml_status, WNOHANG, &ru) == g->pid) {
 		g->reaped = true;
+		add_rusage(&g->o.cost, &ru);
+	}
 	return g->reaped;
 }
 
@@ -652,8 +678,14 @@ void guest_finish(struct guest *g, struct guest_outcome *o)
 		 * reaped already, so its children were all handed to us before
 		 * it died, and a WNOHANG loop could return while they still die.
 		 */
-		while (waitpid(-g->pid, NULL, 0) > 0 || errno == EINTR)
-			;
+		for (;;) {
+			struct rusage ru;
+
+			if (wait4(-g->pid, NULL, 0, &ru) > 0)
+				add_rusage(&g->o.cost, &ru);
+			else if (errno != EINTR)
+				break;
+		}
 	}
 	/* The writers are gone: what is still buffered is the last word. */
 	for (int i = 0; i < CH_N; i++) {

@@ -35,6 +35,18 @@ enum guest_end {
 	GUEST_INIT_ERROR,   /* init could not set up the job */
 };
 
+/*
+ * What a test file cost: in the guest (from its kernel's counters, as init
+ * reports them; -1 when it did not) and on the host (the rusage of the
+ * linux process and every host process of its group: the guest's
+ * processes under ptrace, UML's helpers).
+ */
+struct guest_cost {
+	long long guest_forks, guest_page_faults;
+	double host_user_seconds, host_system_seconds;
+	long long host_page_faults, host_context_switches;
+};
+
 struct guest_outcome {
 	enum guest_end end;
 	int job_exit;	/* when end == GUEST_REPORTED and job_signal == 0 */
@@ -43,7 +55,14 @@ struct guest_outcome {
 	double wall_seconds;
 	int uml_status;	 /* wait status of the linux process */
 	int host_signal; /* the signal umlrun received, if interrupted */
+	struct guest_cost cost;
 	char detail[256];
+	/*
+	 * The first line of a kernel debugging tool's report on the console
+	 * (KASAN, lockdep...: kernel_report_mark in profile.h), or empty: it
+	 * fails a test that otherwise passed.
+	 */
+	char kernel_report[256];
 };
 
 const char *guest_end_name(enum guest_end e);

@@ -35,6 +35,11 @@ enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, cha
 		*reason = xasprintf("ERROR %s", o->detail);
 		return V_CRASH;
 	}
+	/* A KASAN or lockdep report fails the test, however it ended. */
+	if (o->kernel_report[0]) {
+		*reason = xasprintf("ERROR kernel report: %s", o->kernel_report);
+		return V_FAIL;
+	}
 	if (o->job_signal) {
 		*reason = xasprintf("ERROR the test was killed by signal %d", o->job_signal);
 		return V_FAIL;
@@ -112,6 +117,25 @@ static void json_str(struct strbuf *sb, const char *s)
 	sb_adds(sb, "\"");
 }
 
+/*
+ * A test's "cost" (docs/results.md), when anything of it is known: the
+ * guest's counters (-1: init did not report them) and the host's rusage.
+ */
+static void cost_json(struct strbuf *sb, const struct guest_cost *c)
+{
+	if (c->guest_forks < 0 && !c->host_context_switches)
+		return;
+	sb_adds(sb, ", \"cost\": {");
+	if (c->guest_forks >= 0)
+		sb_printf(sb, "\"guest_forks\": %lld, \"guest_page_faults\": %lld, ",
+			  c->guest_forks, c->guest_page_faults);
+	sb_printf(sb,
+		  "\"host_user_seconds\": %.3f, \"host_system_seconds\": %.3f, "
+		  "\"host_page_faults\": %lld, \"host_context_switches\": %lld}",
+		  c->host_user_seconds, c->host_system_seconds, c->host_page_faults,
+		  c->host_context_switches);
+}
+
 int report_write_json(const char *path, const struct run_info *ri, const struct record *r, size_t n,
 		      struct uerr *e)
 {
@@ -181,6 +205,7 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 			  t->outcome.job_exit, t->outcome.sim_seconds, t->outcome.wall_seconds);
 		if (t->failed_attempts)
 			sb_printf(&sb, ", \"failed_attempts\": %d", t->failed_attempts);
+		cost_json(&sb, &t->outcome.cost);
 		sb_adds(&sb, ", \"dir\": ");
 		json_str(&sb, t->dir);
 		sb_adds(&sb, ", \"subtests\": [");

@@ -271,10 +271,35 @@ static void test_from_id(struct test *t, char *id)
 	t->file = xstrdup(slash ? slash + 1 : id);
 }
 
+/* "cost" is optional, and so are its guest counters (-1 when absent). */
+static int parse_cost(struct ctx *c, json_object *o, struct guest_cost *cost)
+{
+	json_object *v;
+
+	cost->guest_forks = cost->guest_page_faults = -1;
+	if (member(c, o, "cost", json_type_object, false, &v) < 0)
+		return -1;
+	if (!v)
+		return 0;
+	if (get_int(c, v, "guest_forks", false, &cost->guest_forks) < 0 ||
+	    get_int(c, v, "guest_page_faults", false, &cost->guest_page_faults) < 0 ||
+	    get_seconds(c, v, "host_user_seconds", true, &cost->host_user_seconds) < 0 ||
+	    get_seconds(c, v, "host_system_seconds", true, &cost->host_system_seconds) < 0 ||
+	    get_int(c, v, "host_page_faults", true, &cost->host_page_faults) < 0 ||
+	    get_int(c, v, "host_context_switches", true, &cost->host_context_switches) < 0)
+		return -1;
+	if (cost->guest_forks < -1 || cost->guest_page_faults < -1 || cost->host_page_faults < 0 ||
+	    cost->host_context_switches < 0)
+		return bad(c, "a \"cost\" count is negative");
+	return 0;
+}
+
 static int parse_outcome(struct ctx *c, json_object *o, struct guest_outcome *out)
 {
 	_cleanup_free_ char *end = NULL;
 
+	if (parse_cost(c, o, &out->cost) < 0)
+		return -1;
 	if (get_str(c, o, "end", true, &end) < 0 ||
 	    get_small_int(c, o, "exit", true, &out->job_exit) < 0 ||
 	    get_seconds(c, o, "sim_seconds", true, &out->sim_seconds) < 0 ||

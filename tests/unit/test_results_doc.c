@@ -119,7 +119,7 @@ static int write_full(const char *path, struct uerr *e)
 		.test = &t,
 		.attempt = 1,
 		.dir = "s/t0001-a.sh",
-		.outcome = { .end = GUEST_REPORTED },
+		.outcome = { .end = GUEST_REPORTED, .cost = { 30, 2930, 0.4, 0.7, 7216, 23906 } },
 		.verdict = V_FLAKY,
 		.reason = "flaky: passed on retry 1",
 		.lost = "artifacts/big.pcap",

@@ -41,7 +41,7 @@ int main(void)
 	struct loaded_run lr;
 	struct uerr e;
 
-	plan(27);
+	plan(29);
 	if (!is_int(parse("s/t0001-a.sh", "", "1.25", "first", &lr, &e), 0, "a good file parses"))
 		diag("%s", e.msg);
 	is_str(lr.rec[0].test->id, "s/t0001-a.sh", "its id");
@@ -74,6 +74,32 @@ int main(void)
 		       strstr(e.msg, "\"failed_attempts\" must be 0 or more"),
 		   "failed_attempts of -1: refused");
 		ok(lr.n == 0, "failed_attempts of -1: nothing left loaded");
+		results_free(&lr);
+	}
+	{
+		/* A test's cost is read back; a negative count is refused. */
+		_cleanup_free_ char *text = xasprintf(ONE_TEST, "s/t0001-a.sh", "", "1", "a");
+		_cleanup_free_ char *good = NULL, *bad = NULL;
+		char *at = strstr(text, "\"dir\"");
+#define COST                                                                                       \
+	"\"cost\": {\"guest_forks\": 30, \"guest_page_faults\": 2930, "                            \
+	"\"host_user_seconds\": 0.4, \"host_system_seconds\": 0.7, "                               \
+	"\"host_page_faults\": 7216, \"host_context_switches\": %d}, "
+		_cleanup_free_ char *c1 = xasprintf(COST, 23906), *c2 = xasprintf(COST, -1);
+#undef COST
+
+		good = xasprintf("%.*s%s%s", (int)(at - text), text, c1, at);
+		bad = xasprintf("%.*s%s%s", (int)(at - text), text, c2, at);
+		memset(&e, 0, sizeof(e));
+		ok(results_parse(good, strlen(good), "r.json", &lr, &e) == 0 &&
+		       lr.rec[0].outcome.cost.guest_forks == 30 &&
+		       lr.rec[0].outcome.cost.host_context_switches == 23906,
+		   "a test's cost is read");
+		results_free(&lr);
+		memset(&e, 0, sizeof(e));
+		ok(results_parse(bad, strlen(bad), "r.json", &lr, &e) < 0 &&
+		       strstr(e.msg, "negative"),
+		   "a negative cost count: refused");
 		results_free(&lr);
 	}
 	/* A folder outside the run folder: merge would copy it, the report link it. */
