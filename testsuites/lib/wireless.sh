@@ -96,6 +96,8 @@
 #	wl_air [FILTER], wl_air_has TEXT, wl_air_lacks TEXT   the capture
 #	wl_intervals FILE MIN MAX     spacing of `wl_wait -T` events
 #	wl_uptime                     seconds since boot (simulated)
+#	wl_bss AP IFNAME              a further BSS (bss=IFNAME) of AP's hostapd
+#	wl_group NAME MASK            hwsim group bits of NAME (who hears whom)
 #
 # Function names start with wl_; internal ones with wl__ and internal
 # variables with wl__ or WL__.
@@ -124,6 +126,7 @@ WL__MACS=0	# radios made by this file: their MAC addresses
 WL_TAG=		# "wlN" of the current test
 WL__RADIOS=	# radios (and namespaces) of the current test
 WL__DAEMONS=	# radios with a daemon the current test started
+WL__ALIASES=	# further BSSes (wl_bss) of the current test
 WL__CAP_PID=	# tcpdump and the reader of its stderr
 WL__CAP_CAT=
 
@@ -500,6 +503,26 @@ wl_uptime () {
 	read -r wl__u _ </proc/uptime && echo "$wl__u"
 }
 
+# wl_bss AP IFNAME: IFNAME is a further BSS of the hostapd running on AP
+# (a `bss=IFNAME` section of its configuration): wl_ctl, wl_wait and
+# wl_log then take IFNAME as well. The alias ends with the test.
+wl_bss () {
+	wl__known "$1" && wl__check_name "$2" || return 1
+	wl__running "$1" || { say "wireless: no daemon runs on '$1'"; return 1; }
+	eval "WL__KIND_$2=hostapd WL__PID_$2=\$WL__PID_$1 WL__LOG_$2=\$WL__LOG_$1"
+	WL__ALIASES="$WL__ALIASES $2"
+}
+
+# wl_group NAME MASK: set the hwsim group bits of radio NAME to MASK
+# (1-255): frames pass between radios whose masks share a bit. With A=1,
+# B=3, C=2, B hears A and C, and A and C do not hear each other: a line
+# of three, for forwarding through the middle one.
+wl_group () {
+	wl__g=/sys/kernel/debug/ieee80211/$1/hwsim/group
+	[ -w "$wl__g" ] || { say "wireless: no $wl__g (debugfs?)"; return 1; }
+	echo "$2" >"$wl__g"
+}
+
 # ---- The air ------------------------------------------------------------------
 
 # wl__capture: tcpdump on hwsim0, the monitor interface that sees every
@@ -616,6 +639,10 @@ wl_cleanup () {
 		[ "$wl__s" = 0 ] || wl__note "$wl__k on $wl__d exited with status $wl__s"
 	done
 	WL__DAEMONS=
+	for wl__d in $WL__ALIASES; do
+		eval "WL__PID_$wl__d= WL__KIND_$wl__d="
+	done
+	WL__ALIASES=
 	wl__stop_capture
 	# What the test made is expected here: only a failure is news.
 	hwsimctl sweep >/dev/null || wl__rc=1
