@@ -32,11 +32,54 @@ _umlrun_values()
 		compgen -W "$("$umlrun" build --help 2>/dev/null |
 			sed -n 's/.*linux-source-VERSION: //p' | tr -c '0-9.\n' ' ')" -- "$cur"
 		;;
-	--results | --suite-dir | --overlay | --output | --kernel-src | --plain | --mount)
+	--results | --suite-dir | --overlay | --output | --kernel-src | --plain)
 		compgen -d -- "$cur"
 		;;
 	--durations | --config) compgen -f -- "$cur" ;;
 	esac
+}
+
+# --mount=HOST[:GUEST][:rw], which bash may split at '=' and ':' (its
+# COMP_WORDBREAKS) or not. When the cursor is in such a value, sets
+# COMPREPLY for readline's word (the text after the last break) and
+# returns 0; returns 1 when it is not. HOST completes as a host folder;
+# GUEST is a path in the guest, not completed; then "rw".
+_umlrun_mount()
+{
+	local i w value= word=${COMP_WORDS[COMP_CWORD]} prefix tail
+
+	# Back from the cursor over pieces and ':' to --mount= or "--mount =";
+	# a piece before the cursor must be followed by a ':' (two pieces in a
+	# row are two words), and "--mount HOST" is the option's value too.
+	for ((i = COMP_CWORD; i > 1; i--)); do
+		w=${COMP_WORDS[i]}
+		if [[ $w == = ]]; then
+			[[ ${COMP_WORDS[i - 1]} == --mount ]] || return 1
+			break
+		fi
+		((i == COMP_CWORD)) || [[ $w == : || ${COMP_WORDS[i + 1]} == : ]] || return 1
+		if [[ $w == --mount=* ]]; then
+			value=${w#--mount=}$value
+			break
+		fi
+		value=$w$value
+		[[ $w != : && ${COMP_WORDS[i - 1]} == --mount ]] && break
+	done
+	((i > 1)) || return 1
+	[[ $word == [=:] ]] && word=
+	if [[ $value != *:* ]]; then
+		prefix=${word%"$value"}
+		COMPREPLY=($(compgen -d -- "$value"))
+		COMPREPLY=("${COMPREPLY[@]/#/$prefix}")
+		# A folder gets its '/' (readline quotes what it takes for a
+		# file name: only when the word is the folder alone).
+		[[ -z $prefix ]] && compopt -o filenames 2>/dev/null
+	else
+		tail=${value##*:}
+		COMPREPLY=()
+		[[ rw == "$tail"* ]] && COMPREPLY=("${word%"$tail"}rw")
+	fi
+	return 0
 }
 
 # Suites and test ids, as `umlrun run` takes them (--suite-dir honoured).
@@ -86,6 +129,8 @@ _umlrun()
 		fi
 	done
 
+	# --mount's value has parts of its own.
+	_umlrun_mount && return
 	# --opt=value: bash splits at '=' (COMP_WORDBREAKS), or does not.
 	if [[ $cur == = ]]; then
 		opt=$prev cur=

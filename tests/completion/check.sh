@@ -51,4 +51,29 @@ got=$(complete_words "$umlrun" run --seccomp=o)
 offers --seccomp=on && offers --seccomp=off
 check "an option's value completes in --opt=value, unsplit" "$got"
 
+# --mount=HOST[:GUEST][:rw]: bash splits the word at '=' and ':' (default
+# COMP_WORDBREAKS), or at neither.
+d=$top/testsuites
+got=$(complete_words "$umlrun" exec --mount = "$top/testsui")
+offers "$d" && ! offers "$top/tests"
+check "--mount's HOST completes as a folder" "$got"
+got=$(complete_words "$umlrun" exec --mount "$top/testsui")
+offers "$d"
+check "--mount HOST (two words) completes as a folder" "$got"
+got=$(complete_words "$umlrun" exec "--mount=$top/testsui")
+offers "--mount=$d"
+check "--mount=HOST completes as a folder, unsplit" "$got"
+got=$(complete_words "$umlrun" run --mount = "$d" : smo)
+[ -z "$got" ]
+check "--mount's GUEST (after HOST:) offers no host folder and no test" "$got"
+got=$(complete_words "$umlrun" run --mount = "$d" : /src : r)
+[ "$got" = rw ]
+check "--mount=HOST:GUEST: then offers rw" "$got"
+got=$(complete_words "$umlrun" exec "--mount=$d:/src:")
+[ "$got" = "--mount=$d:/src:rw" ]
+check "--mount=HOST:GUEST: offers rw, unsplit" "$got"
+got=$(complete_words "$umlrun" run "--mount=$d:/src" smoke/t0001)
+offers smoke/t0001-pass.sh
+check "a test after a --mount value completes as a test" "$got"
+
 tap_done
