@@ -381,6 +381,9 @@ static int read_info(struct kernel *k)
 	return 0;
 }
 
+/* How configure says that an option asked for was lost (no build followed). */
+#define CONFIG_LOST_MSG "requested kernel options did not survive olddefconfig"
+
 static int configure(const char *src, const char *bdir, char **frags, size_t nfrags,
 		     const struct kreq_set *req, const char *log, struct uerr *e)
 {
@@ -415,8 +418,8 @@ static int configure(const char *src, const char *bdir, char **frags, size_t nfr
 		return uerr_sys(e, EXIT_INFRA, "cannot read %s", dotconfig);
 	lost = kreq_verify(req, text, &user_lost);
 	if (lost)
-		return uerr_set(e, user_lost ? EXIT_USAGE : EXIT_INFRA,
-				"requested kernel options did not survive olddefconfig: %s", lost);
+		return uerr_set(e, user_lost ? EXIT_USAGE : EXIT_INFRA, CONFIG_LOST_MSG ": %s",
+				lost);
 	return 0;
 }
 
@@ -591,6 +594,59 @@ int kernel_locate(const struct kernel_opts *o, char **dir, struct uerr *e)
 	return 0;
 }
 
+/*
+ * The tarball's extracted tree (src/ID/linux-source-VERSION), extracted
+ * first if need be: ID is named after the source line of the inputs alone.
+ * lock: the cache's lock file to hold while extracting, or -1 (held already).
+ */
+static int tarball_tree(const struct kernel_opts *o, const char *root, const char *inputs, int lock,
+			char **tree, struct uerr *e)
+{
+	struct hasher *h = hasher_new();
+	_cleanup_free_ char *dir = NULL;
+	char sid[65];
+	int r;
+
+	hasher_add(h, inputs, strcspn(inputs, "\n"));
+	hasher_final(h, sid);
+	sid[16] = '\0';
+	dir = xasprintf("%s/src/%s", root, sid);
+	if (!is_dir(dir) && lock >= 0 && flock(lock, LOCK_EX) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot lock %s/lock", root);
+	if (!is_dir(dir) && o->progress)
+		tell(o, false, "extracting %s (once)", o->tarball);
+	r = extract_tarball(root, o->tarball, sid, tree, e);
+	if (lock >= 0)
+		flock(lock, LOCK_UN);
+	return r;
+}
+
+int kernel_source_tree(const struct kernel_opts *o, char **tree, struct uerr *e)
+{
+	_cleanup_free_ char *root = cache_root();
+	_cleanup_free_ char *lockpath = xasprintf("%s/lock", root);
+	_cleanup_close_ int lock = -1;
+	struct strbuf inputs = { 0 };
+	struct kernel_plan p;
+	int r;
+
+	*tree = NULL;
+	memset(&p, 0, sizeof(p));
+	r = plan_source(o, &p, &inputs, e);
+	if (r == 0 && o->src) {
+		*tree = steal_ptr(&p.src);
+	} else if (r == 0) {
+		if (mkdir_p(root, 0755) < 0 ||
+		    (lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
+			r = uerr_sys(e, EXIT_INFRA, "cannot open %s", lockpath);
+		else
+			r = tarball_tree(o, root, inputs.buf, lock, tree, e);
+	}
+	sb_release(&inputs);
+	plan_free(&p);
+	return r;
+}
+
 int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 {
 	_cleanup_free_ char *root = cache_root();
@@ -642,27 +698,23 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 	}
 	log = xasprintf("%s/build.log", k->dir);
 	unlink(log);
-	if (!o->src) {
-		struct hasher *h = hasher_new();
-		char sid[65];
-
-		/* The extracted tree is named after the tarball line alone. */
-		hasher_add(h, p.inputs, strcspn(p.inputs, "\n"));
-		hasher_final(h, sid);
-		sid[16] = '\0';
-		if (o->progress)
-			tell(o, false, "extracting %s (once)", o->tarball);
-		if (extract_tarball(root, o->tarball, sid, &p.src, e) < 0)
-			goto out;
-	}
+	if (!o->src && tarball_tree(o, root, p.inputs, -1, &p.src, e) < 0)
+		goto out;
 	bdir = xasprintf("%s/builds/%.16s", root, p.bkey);
 	if (mkdir_p(bdir, 0755) < 0) {
 		uerr_sys(e, EXIT_INFRA, "cannot create %s", bdir);
 		goto out;
 	}
 	tell(o, false, "building the kernel in %s (log: %s)", bdir, log);
-	if (configure(p.src, bdir, p.frags, p.nfrags, &p.req, log, e) < 0)
+	if (configure(p.src, bdir, p.frags, p.nfrags, &p.req, log, e) < 0) {
+		/*
+		 * A requested option the kernel does not keep: nothing was built
+		 * and the error names the options, so no entry stays behind.
+		 */
+		if (strstr(e->msg, CONFIG_LOST_MSG))
+			rm_rf(k->dir);
 		goto out;
+	}
 	{
 		_cleanup_free_ char *o_arg = xasprintf("O=%s", bdir);
 		_cleanup_free_ char *j_arg = xasprintf("-j%d", o->jobs > 0 ? o->jobs : 1);

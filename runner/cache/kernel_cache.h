@@ -71,6 +71,12 @@ int kernel_key(const struct kernel_opts *o, char key[65], struct uerr *e);
 /* kernels/KEY in the cache for these options, built or not. */
 int kernel_locate(const struct kernel_opts *o, char **dir, struct uerr *e);
 int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e);
+/*
+ * The kernel source tree these options build from, nothing built: the
+ * --kernel-src tree, or the Debian tarball's, extracted into the cache
+ * first if need be (once; fetched first if need be).
+ */
+int kernel_source_tree(const struct kernel_opts *o, char **tree, struct uerr *e);
 void kernel_release(struct kernel *k);
 /* Is an in-tree configured kernel tree? Names the offending file. */
 const char *kernel_tree_unclean(const char *src);

@@ -46,6 +46,7 @@ enum {
 	O_DRY_RUN,
 	O_KERNEL,
 	O_SECCOMP,
+	O_KUNITCONFIG,
 	O_MOUNT,
 	O_PLAIN,
 	O_SEEDS,
@@ -71,6 +72,7 @@ static const struct option long_opts[] = {
 	{ "kernel-src", required_argument, NULL, O_KSRC },
 	{ "kernel", required_argument, NULL, O_KERNEL },
 	{ "seccomp", required_argument, NULL, O_SECCOMP },
+	{ "kunitconfig", required_argument, NULL, O_KUNITCONFIG },
 	{ "mount", required_argument, NULL, O_MOUNT },
 	{ "plain", required_argument, NULL, O_PLAIN },
 	{ "seeds", required_argument, NULL, O_SEEDS },
@@ -273,6 +275,38 @@ static const struct command_desc {
 	  "\n"
 	  "Exit status: as 'umlrun run'; 2 for an unknown TARGET, 3 for one that does\n"
 	  "not build.\n" },
+	{ CMD_KUNIT, "kunit",
+	  KERNEL_OPTS | BIT(O_KUNITCONFIG) | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) |
+	      BIT(O_RANDOM_SEED) | BIT(O_SECCOMP) | BIT(O_RESULTS) | BIT(O_WALL_TIMEOUT) |
+	      BIT(O_LIST) | BIT(O_QUIET) | BIT(O_VERBOSE),
+	  "Usage: umlrun kunit [OPTIONS] [GLOB]\n"
+	  "Build a kernel with KUnit and the kunitconfig (cached, like 'umlrun build'),\n"
+	  "boot it once under time travel and report each KUnit suite as a test file\n"
+	  "kunit/SUITE, its cases as subtests, as 'umlrun run' reports: KTAP on stdout,\n"
+	  "a results folder, the same exit status (docs/kunit.md). GLOB selects suites,\n"
+	  "or SUITE.CASE, as kunit.py's filter_glob (the kernel's kunit.filter_glob=).\n"
+	  "\n"
+	  "  --kunitconfig=FILE|DIR the tests to build, as kunit.py takes it: a DIR means\n"
+	  "                         DIR/.kunitconfig; looked up here, then in the kernel\n"
+	  "                         tree (e.g. lib/kunit); repeatable (default: the tree's\n"
+	  "                         tools/testing/kunit/configs/default.config)\n"
+	  "  --list                 print the selected SUITE.CASE names (one boot) and\n"
+	  "                         run nothing\n"
+	  "  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"
+	  "  --start=WHEN           guest clock at boot, as for 'umlrun run'\n"
+	  "  --mem=SIZE             guest memory (default 1G, as kunit.py)\n"
+	  "  --random-seed=N        the guest's random numbers come from N (default 0)\n"
+	  "  --seccomp=WHEN         UML's seccomp userspace: auto, on or off\n"
+	  "  --wall-timeout=SECONDS wall-clock limit of the whole boot (default 300)\n"
+	  "  --results=DIR          where run folders go (default ./results)\n"
+	  "  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N\n"
+	  "                         the kernel, as for 'umlrun build'\n"
+	  "  -q, --quiet            print only each suite's result line\n"
+	  "  -v, --verbose          copy the guest's console to stderr\n"
+	  "  -h, --help             show this help\n"
+	  "\n"
+	  "Exit status: as 'umlrun run'; 2 for a missing kunitconfig, an option of it\n"
+	  "that the kernel does not keep, or a GLOB that selects no suite.\n" },
 	{ CMD_HELP, "help", 0,
 	  "Usage: umlrun help [COMMAND]\n"
 	  "Show the help of umlrun or of one command.\n" },
@@ -293,6 +327,7 @@ static const char main_usage[] =
     "  prune     remove cached kernels and root folders no longer used\n"
     "  doctor    check what this host must offer umlrun\n"
     "  kselftest build and run the kernel's selftests (default: timers)\n"
+    "  kunit     build and run the kernel's KUnit tests in one guest\n"
     "  help      show help (also: umlrun COMMAND --help)\n"
     "\n"
     "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure,\n"
@@ -469,6 +504,9 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 	case O_KSRC:
 		o->kernel_src = arg;
 		return 0;
+	case O_KUNITCONFIG:
+		push(&o->kunitconfigs, &o->nkunitconfigs, arg);
+		return 0;
 	case O_CONFIG:
 		push(&o->configs, &o->nconfigs, arg);
 		return 0;
@@ -593,6 +631,11 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 	if (o->nplains && o->suite_dir)
 		return uerr_set(e, EXIT_USAGE,
 				"--plain and --suite-dir both name the suites; give one");
+	if (o->cmd == CMD_KUNIT && o->nargs > 1)
+		return uerr_set(
+		    e, EXIT_USAGE,
+		    "kunit: one GLOB only (e.g. 'time_test*' or 'kunit*.example*'); see "
+		    "'umlrun kunit --help'");
 	if (o->kernel && o->kernel_src)
 		return uerr_set(
 		    e, EXIT_USAGE,
@@ -639,7 +682,8 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 	 * "+": stop at the first non-option, so exec's command keeps its own;
 	 * kselftest takes its options after its targets too.
 	 */
-	while ((c = getopt_long(argc - 1, av, o->cmd == CMD_KSELFTEST ? "hvqj:" : "+hvqj:",
+	while ((c = getopt_long(argc - 1, av,
+				o->cmd == CMD_KSELFTEST || o->cmd == CMD_KUNIT ? "hvqj:" : "+hvqj:",
 				long_opts, &li)) != -1) {
 		/* The option as the user would name it, whatever form was used. */
 		char name[64];
@@ -686,6 +730,8 @@ void opts_free(struct opts *o)
 	free(o->overlays);
 	free(o->mounts);
 	free(o->plains);
+	free(o->kunitconfigs);
+	o->kunitconfigs = NULL;
 	free(o->filters);
 	free(o->excludes);
 	o->configs = o->overlays = o->filters = o->excludes = o->mounts = o->plains = NULL;

@@ -26,6 +26,7 @@
 	X(PRUNE, prune)                                                                            \
 	X(DOCTOR, doctor)                                                                          \
 	X(KSELFTEST, kselftest)                                                                    \
+	X(KUNIT, kunit)                                                                            \
 	X(HELP, help)
 
 #define UMLRUN_COMMAND_ENUM(id, name) CMD_##id,
@@ -47,6 +48,8 @@ struct opts {
 	const char *seccomp; /* --seccomp: auto (NULL), on or off */
 	char **configs;
 	size_t nconfigs;
+	char **kunitconfigs; /* kunit --kunitconfig FILE|DIRs, in order */
+	size_t nkunitconfigs;
 	char **overlays; /* --overlay DIRs, in order */
 	size_t noverlays;
 	char **mounts; /* --mount HOST[:GUEST][:rw], as given */

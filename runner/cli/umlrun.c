@@ -27,6 +27,7 @@
 #include "html.h"
 #include "kernel_cache.h"
 #include "kselftest.h"
+#include "kunit.h"
 #include "ktap.h"
 #include "options.h"
 #include "plain.h"
@@ -765,7 +766,8 @@ static void check_inputs(struct session *s)
 			    "--overlay=%s: no such folder; give a folder laid out like the "
 			    "guest's root (e.g. DIR/usr/sbin/hostapd)",
 			    s->o->overlays[i]);
-	if (s->o->cmd == CMD_RUN || s->o->cmd == CMD_COMPARE || s->o->cmd == CMD_KSELFTEST) {
+	if (s->o->cmd == CMD_RUN || s->o->cmd == CMD_COMPARE || s->o->cmd == CMD_KSELFTEST ||
+	    s->o->cmd == CMD_KUNIT) {
 		const char *dir = s->o->results_dir ? s->o->results_dir : "results";
 
 		if (mkdir_p(dir, 0755) < 0 || access(dir, W_OK) < 0)
@@ -945,6 +947,197 @@ static int cmd_kselftest(const struct opts *o)
 	free(live_kselftest);
 	live_kselftest = NULL;
 	strv_free(suites);
+	return code;
+}
+
+/* ---- kunit -------------------------------------------------------- */
+
+/*
+ * The KUnit kernel's fragments, merged after the project's: ours
+ * (uml-config/kunit/kunit.config), kunit.py's own for UML (the tree's
+ * tools/testing/kunit/configs/arch_uml.config), the kunitconfigs (by
+ * default the tree's default.config, as kunit.py), then --config. All go
+ * in as --config fragments do: in the kernel's key, and verified.
+ */
+static char **kunit_fragments(struct session *s, size_t *n)
+{
+	const struct opts *o = s->o;
+	_cleanup_free_ char *config_dir = xasprintf("%s/uml-config", s->project);
+	struct kernel_opts ko = kernel_opts_of(s, config_dir);
+	_cleanup_free_ char *tree = NULL;
+	_cleanup_free_ char *arch = NULL;
+	char **v = xcalloc(o->nkunitconfigs + o->nconfigs + 4, sizeof(char *));
+	struct uerr e;
+
+	*n = 0;
+	if (kernel_source_tree(&ko, &tree, &e) < 0)
+		uerr_die(&e);
+	v[(*n)++] = xasprintf("%s/kunit/kunit.config", config_dir);
+	arch = xasprintf("%s/tools/testing/kunit/configs/arch_uml.config", tree);
+	if (path_exists(arch))
+		v[(*n)++] = steal_ptr(&arch);
+	for (size_t i = 0; i < o->nkunitconfigs; i++)
+		if (kunitconfig_resolve(o->kunitconfigs[i], tree, &v[(*n)++], &e) < 0)
+			uerr_die(&e);
+	if (!o->nkunitconfigs) {
+		char *def = xasprintf("%s/tools/testing/kunit/configs/default.config", tree);
+
+		if (!path_exists(def))
+			die(EXIT_USAGE,
+			    "kunit: %s has no tools/testing/kunit/configs/default.config; "
+			    "give --kunitconfig=FILE|DIR",
+			    tree);
+		v[(*n)++] = def;
+	}
+	for (size_t i = 0; i < o->nconfigs; i++)
+		v[(*n)++] = xstrdup(o->configs[i]);
+	return v;
+}
+
+/* The KUnit guest's console, to the parser (and with -v to stderr). */
+struct kunit_console {
+	struct kunit_log *log;
+	bool copy;
+};
+
+static void kunit_console_in(void *ctx, const char *data, size_t len)
+{
+	struct kunit_console *c = ctx;
+
+	kunit_log_console(c->log, data, len, monotonic_now());
+	if (c->copy && write(STDERR_FILENO, data, len) < 0)
+		return;
+}
+
+/* --list: the SUITE.CASE names KUnit printed with kunit.action=list. */
+static int kunit_print_list(const struct kunit_log *k, const struct guest_outcome *out,
+			    const char *glob)
+{
+	if (out->end == GUEST_INTERRUPTED)
+		return EXIT_SIGNAL_BASE + out->host_signal;
+	if (!k->started)
+		die(EXIT_INFRA, "kunit: the kernel listed no KUnit tests (%s)",
+		    out->detail[0] ? out->detail : "no KTAP on its console");
+	if (glob && !k->list.len)
+		die(EXIT_USAGE, "kunit: no KUnit suite matches GLOB '%s'", glob);
+	fputs(k->list.buf ? k->list.buf : "", stdout);
+	return EXIT_PASS;
+}
+
+/* Boots the KUnit kernel once; its suites become the run's records. */
+static int kunit_boot(struct session *s, const char *glob)
+{
+	const struct opts *o = s->o;
+	_cleanup_free_ char *extra =
+	    xasprintf("kunit_shutdown=poweroff%s%s%s", glob ? " kunit.filter_glob=" : "",
+		      glob ? glob : "", o->list ? " kunit.action=list" : "");
+	_cleanup_free_ char *example = NULL;
+	_cleanup_free_ char *ktap_path = NULL;
+	_cleanup_free_ char *ktap = NULL;
+	struct kunit_log k;
+	struct kunit_console con = { &k, o->verbose };
+	struct guest_io io = { NULL, NULL, kunit_console_in, &con };
+	struct guest_spec g = guest_for(s, 0);
+	struct guest_outcome out;
+	struct run run = { .mode = s->mode };
+	struct test_list tests;
+	struct uerr e;
+	size_t pass = 0;
+	char **argv;
+	double t0;
+
+	g.extra = extra;
+	argv = guest_cmdline(&g, &e);
+	if (!argv)
+		uerr_die(&e);
+	example = strv_join(argv);
+	strv_free(argv);
+	if (stage_guest_dir(&s->stage, 0, &e) < 0)
+		uerr_die(&e);
+	if (!o->quiet && !o->list)
+		printf("# kernel: %s\n# command line: %s\n", s->kernel.binary, example);
+	fflush(stdout);
+	kunit_log_init(&k);
+	t0 = monotonic_now();
+	if (guest_run(&g, &io, o->wall_timeout ? o->wall_timeout : KUNIT_WALL_TIMEOUT_DEFAULT, &out,
+		      &e) < 0)
+		die_doctor(&e);
+	run.wall_seconds = monotonic_now() - t0;
+	if (o->list) {
+		int code = kunit_print_list(&k, &out, glob);
+
+		kunit_log_free(&k);
+		return code;
+	}
+	if (k.started && k.planned == 0 && !k.n)
+		die(EXIT_USAGE,
+		    glob ? "kunit: no KUnit suite matches GLOB '%s'"
+			 : "kunit: the kunitconfig enables no KUnit suite%s",
+		    glob ? glob : "");
+	kunit_records(&k, &out, &tests, &run.res.rec, &run.res.nrec);
+	run.res.host_signal = out.end == GUEST_INTERRUPTED ? out.host_signal : 0;
+	run.exit_code = run.res.host_signal ? EXIT_SIGNAL_BASE + run.res.host_signal
+					    : exit_code_of(run.res.rec, run.res.nrec);
+	if (run_dir_create(o->results_dir ? o->results_dir : "results", &run.dir, &e) < 0)
+		uerr_die(&e);
+	if (e.msg[0])
+		warn("%s", e.msg);
+	if (kunit_write_dirs(run.dir, &k, example, run.res.rec, run.res.nrec, &e) < 0) {
+		uerr_print(&e);
+		run.exit_code = EXIT_INFRA;
+	}
+	ktap = kunit_run_ktap(&k, run.res.rec, run.res.nrec, o->quiet);
+	fputs(ktap, stdout);
+	ktap_path = xasprintf("%s/ktap.txt", run.dir);
+	if (write_file_atomic(ktap_path, ktap, strlen(ktap)) < 0) {
+		warn_sys("cannot write %s", ktap_path);
+		run.exit_code = EXIT_INFRA;
+	}
+	write_reports(s, &run, example);
+	for (size_t i = 0; i < run.res.nrec; i++)
+		pass += run.res.rec[i].verdict == V_PASS;
+	printf("# %zu/%zu KUnit suites passed in %.1f s wall (%.1f s simulated); results in %s\n",
+	       pass, run.res.nrec, run.wall_seconds, k.last_sim > 0 ? k.last_sim : 0.0, run.dir);
+	kunit_records_free(&tests, run.res.rec, run.res.nrec);
+	kunit_log_free(&k);
+	free(run.dir);
+	return run.exit_code;
+}
+
+/*
+ * kunit: the kernel's KUnit tests, built into a kernel of their own (the
+ * kunitconfig merged in) and run at its boot, in one guest under time
+ * travel (docs/kunit.md).
+ */
+static int cmd_kunit(const struct opts *o)
+{
+	struct opts run = *o;
+	struct session s = { .o = &run };
+	const char *glob = o->nargs ? o->args[0] : NULL;
+	size_t nfrags = 0;
+	char **frags;
+	int code;
+
+	if (glob && !kunit_glob_valid(glob))
+		die(EXIT_USAGE,
+		    "kunit: GLOB '%s': use letters, digits and _-.*?[]!: only (one word of the "
+		    "kernel command line)",
+		    glob);
+	find_project(&s);
+	check_inputs(&s);
+	frags = kunit_fragments(&s, &nfrags);
+	run.configs = frags;
+	run.nconfigs = nfrags;
+	run.mem = o->mem ? o->mem : KUNIT_MEM_DEFAULT;
+	prepare_kernel(&s);
+	prepare_rootfs(&s);
+	supervise_block_signals();
+	prepare_stage(&s);
+	s.mode = o->mode;
+	resolve_start(&s);
+	code = kunit_boot(&s, glob);
+	session_end(&s);
+	strv_free(frags);
 	return code;
 }
 

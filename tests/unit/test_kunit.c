@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+/* test_kunit.c - KUnit's KTAP on a guest console: suites, cases, verdicts. */
+#define _GNU_SOURCE
+#include "kunit.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+/* A 6.1 console: timestamps, other kernel messages, nested parameters. */
+static const char console_61[] =
+    "Linux version 6.1.0 (root@host) #1 Mon Jan 1 00:00:00 UTC 2024\n"
+    "[    0.000000] Zone ranges:\n"
+    "[    0.310000] clocksource: Switched to clocksource timer\n"
+    "[    0.350000] KTAP version 1\n"
+    "[    0.350000] 1..3\n"
+    "[    0.350000]     KTAP version 1\n"
+    "[    0.350000]     # Subtest: time_test_cases\n"
+    "[    0.350000]     1..1\n"
+    "[    2.000000]     ok 1 time64_to_tm_test_date_range\n"
+    "[    2.000000] # time_test_cases: pass:1 fail:0 skip:0 total:1\n"
+    "[    2.000000] # Totals: pass:1 fail:0 skip:0 total:1\n"
+    "[    2.000000] ok 1 time_test_cases\n"
+    "[    2.000000]     KTAP version 1\n"
+    "[    2.000000]     # Subtest: example\n"
+    "[    2.000000]     1..4\n"
+    "[    2.000000]     # example_simple_test: initializing\n"
+    "[    2.000000]     ok 1 example_simple_test\n"
+    "[    2.000000]     ok 2 example_skip_test # SKIP this test should be skipped\n"
+    "[    2.100000] random: crng init done\n"
+    "[    2.000000]         KTAP version 1\n"
+    "[    2.000000]         # Subtest: example_params_test\n"
+    "[    2.000000]         ok 1 example value 2\n"
+    "[    2.000000]         ok 2 example value 1\n"
+    "[    2.000000]         ok 3 example value 0 # SKIP unsupported param value\n"
+    "[    2.000000]     # example_params_test: pass:2 fail:0 skip:1 total:3\n"
+    "[    2.000000]     ok 3 example_params_test\n"
+    "[    3.500000]     # example_sleep_test: EXPECTATION FAILED at lib/x.c:12\n"
+    "[    3.500000]     not ok 4 example_sleep_test\n"
+    "[    3.500000] # example: pass:2 fail:1 skip:1 total:4\n"
+    "[    3.500000] not ok 2 example\n"
+    "[    3.500000]     KTAP version 1\n"
+    "[    3.500000]     # Subtest: skipped_suite\n"
+    "[    3.500000]     1..1\n"
+    "[    3.500000]     ok 1 only_case # SKIP no hardware\n"
+    "[    3.500000] ok 3 skipped_suite # SKIP no hardware\n"
+    "[    3.600000] reboot: Power down\n";
+
+static void feed_text(struct kunit_log *k, const char *text, double wall)
+{
+	/* In uneven pieces, as a pipe delivers them. */
+	size_t len = strlen(text);
+
+	for (size_t off = 0; off < len; off += 37) {
+		size_t n = len - off < 37 ? len - off : 37;
+
+		kunit_log_console(k, text + off, n, wall + (double)off / 1000);
+	}
+}
+
+static struct guest_outcome powered_off(void)
+{
+	struct guest_outcome o;
+
+	memset(&o, 0, sizeof(o));
+	/* What supervise.c says of a guest that ends with no init report. */
+	o.end = GUEST_CRASH;
+	snprintf(o.detail, sizeof(o.detail), "the guest ended (exit status 0) without reporting");
+	o.uml_status = 0; /* exited 0 */
+	o.wall_seconds = 4.0;
+	return o;
+}
+
+static void test_strip_time(void)
+{
+	double s;
+
+	is_str(kunit_strip_time("[    0.350000] KTAP version 1", &s), "KTAP version 1",
+	       "strip_time: the text after the stamp");
+	ok(s > 0.3499 && s < 0.3501, "strip_time: the seconds");
+	is_str(kunit_strip_time("[123456.000001]     ok 1 x", &s), "    ok 1 x",
+	       "strip_time: a wide stamp, indentation kept");
+	ok(s > 123455.9 && s < 123456.1, "strip_time: wide seconds");
+	is_str(kunit_strip_time("KTAP version 1", &s), "KTAP version 1",
+	       "strip_time: no stamp, line as is");
+	ok(s < 0, "strip_time: no stamp, -1");
+	is_str(kunit_strip_time("[ x] y", &s), "[ x] y", "strip_time: not a stamp");
+}
+
+static void test_parse(void)
+{
+	struct kunit_log k;
+
+	kunit_log_init(&k);
+	feed_text(&k, console_61, 100.0);
+	ok(k.started, "parse: KTAP found");
+	is_int(k.planned, 3, "parse: three suites planned");
+	is_int((long long)k.n, 3, "parse: three suites");
+	ok(kunit_log_complete(&k), "parse: complete");
+	is_str(k.suites[0].name, "time_test_cases", "parse: first suite's name");
+	ok(k.suites[0].ended && k.suites[0].ok, "parse: first suite ok");
+	is_int((long long)k.suites[0].ktap.ncases, 1, "parse: first suite, one case");
+	ok(ktap_passed(&k.suites[0].ktap), "parse: first suite's cases passed");
+	ok(k.suites[0].sim_end - k.suites[0].sim_start > 1.64 &&
+	       k.suites[0].sim_end - k.suites[0].sim_start < 1.66,
+	   "parse: first suite's simulated time from the stamps");
+	is_str(k.suites[1].name, "example", "parse: second suite");
+	ok(!k.suites[1].ok, "parse: second suite not ok");
+	is_int((long long)k.suites[1].ktap.ncases, 4, "parse: parameters are not cases");
+	is_int(k.suites[1].ktap.counts[KTAP_SKIP], 1, "parse: one skipped case");
+	is_int(k.suites[1].ktap.counts[KTAP_FAIL], 1, "parse: one failed case");
+	is_str(k.suites[1].ktap.cases[3].title, "example_sleep_test", "parse: failed case's title");
+	ok(strstr(k.suites[1].text.buf, "    ok 1 example value 2\n") != NULL,
+	   "parse: the suite's KTAP keeps the parameters, one level in");
+	ok(strstr(k.suites[1].text.buf, "# example: pass:2") != NULL,
+	   "parse: the suite's KTAP keeps its summary");
+	ok(!strstr(k.suites[1].text.buf, "not ok 2 example"),
+	   "parse: the suite's own result line is umlrun's to print");
+	ok(strstr(k.suites[1].console.buf, "random: crng init done") != NULL,
+	   "parse: the suite's console keeps other kernel lines");
+	ok(!strstr(k.suites[1].text.buf, "crng"), "parse: ... which are not KTAP");
+	is_str(k.suites[2].reason, "SKIP no hardware", "parse: a skipped suite's reason");
+	ok(k.last_sim > 3.59 && k.last_sim < 3.61, "parse: the last stamp");
+	ok(strstr(k.console.buf, "reboot: Power down") != NULL, "parse: the whole console kept");
+	kunit_log_free(&k);
+}
+
+static void test_records(void)
+{
+	struct kunit_log k;
+	struct guest_outcome o = powered_off();
+	struct test_list tests;
+	struct record *rec;
+	size_t n;
+	char *ktap;
+
+	kunit_log_init(&k);
+	feed_text(&k, console_61, 100.0);
+	kunit_records(&k, &o, &tests, &rec, &n);
+	is_int((long long)n, 3, "records: one per suite");
+	is_str(rec[0].test->id, "kunit/time_test_cases", "records: id");
+	is_str(rec[0].dir, "kunit/time_test_cases", "records: folder");
+	is_str(verdict_name(rec[0].verdict), "pass", "records: time suite passes");
+	is_int(rec[0].outcome.end, GUEST_REPORTED, "records: a powered-off guest ended well");
+	is_str(verdict_name(rec[1].verdict), "fail", "records: failing suite fails");
+	is_str(verdict_name(rec[2].verdict), "skip", "records: skipped suite skips");
+	is_str(rec[2].reason, "SKIP no hardware", "records: with the suite's reason");
+	is_int(exit_code_of(rec, n), EXIT_TESTFAIL, "records: the run exits 1");
+	ktap = kunit_run_ktap(&k, rec, n, false);
+	ok(!strncmp(ktap,
+		    "KTAP version 1\n1..3\n    KTAP version 1\n    # Subtest: time_test_cases\n",
+		    70),
+	   "run ktap: plan, then the suite as a subtest");
+	ok(strstr(ktap, "\nok 1 kunit/time_test_cases\n") != NULL, "run ktap: result line");
+	ok(strstr(ktap, "\nnot ok 2 kunit/example\n") != NULL, "run ktap: failed result line");
+	ok(strstr(ktap, "\nok 3 kunit/skipped_suite # SKIP no hardware\n") != NULL,
+	   "run ktap: skip directive");
+	free(ktap);
+	ktap = kunit_run_ktap(&k, rec, n, true);
+	ok(!strstr(ktap, "    "), "run ktap: quiet leaves out the subtests");
+	free(ktap);
+	kunit_records_free(&tests, rec, n);
+	kunit_log_free(&k);
+}
+
+static void test_crash_mid_suite(void)
+{
+	static const char text[] = "[    0.3] KTAP version 1\n"
+				   "[    0.3] 1..3\n"
+				   "[    0.3]     # Subtest: first\n"
+				   "[    0.3]     1..1\n"
+				   "[    0.4]     ok 1 a\n"
+				   "[    0.4] ok 1 first\n"
+				   "[    0.4]     KTAP version 1\n"
+				   "[    0.4]     # Subtest: second\n"
+				   "[    0.4]     1..2\n"
+				   "[    0.5] Kernel panic - not syncing: oops\n";
+	struct kunit_log k;
+	struct guest_outcome o = powered_off();
+	struct test_list tests;
+	struct record *rec;
+	size_t n;
+
+	snprintf(o.detail, sizeof(o.detail), "Kernel panic - not syncing: oops");
+	o.uml_status = 134 << 8;
+	kunit_log_init(&k);
+	feed_text(&k, text, 1.0);
+	ok(!kunit_log_complete(&k), "crash: incomplete");
+	kunit_records(&k, &o, &tests, &rec, &n);
+	is_int((long long)n, 3, "crash: two suites and the rest");
+	is_str(verdict_name(rec[0].verdict), "pass", "crash: the suite before it passed");
+	is_str(verdict_name(rec[1].verdict), "crash", "crash: the suite it hit");
+	ok(rec[1].reason && strstr(rec[1].reason, "Kernel panic"), "crash: named");
+	is_str(rec[2].test->id, "kunit/not-run", "crash: the suites that never started");
+	ok(rec[2].reason && strstr(rec[2].reason, "1 of the 3 planned suites never started"),
+	   "crash: counted");
+	is_int(exit_code_of(rec, n), EXIT_INFRA, "crash: the run exits 3");
+	kunit_records_free(&tests, rec, n);
+	kunit_log_free(&k);
+}
+
+static void test_no_ktap(void)
+{
+	struct kunit_log k;
+	struct guest_outcome o = powered_off();
+	struct test_list tests;
+	struct record *rec;
+	size_t n;
+
+	kunit_log_init(&k);
+	feed_text(&k, "Linux version 6.1\n[    0.1] kunit: disabled\n", 1.0);
+	kunit_records(&k, &o, &tests, &rec, &n);
+	is_int((long long)n, 1, "no ktap: one record");
+	is_str(rec[0].test->id, "kunit/boot", "no ktap: the boot");
+	is_str(verdict_name(rec[0].verdict), "crash", "no ktap: an infrastructure error");
+	is_int(exit_code_of(rec, n), EXIT_INFRA, "no ktap: exit 3");
+	kunit_records_free(&tests, rec, n);
+	kunit_log_free(&k);
+}
+
+static void test_empty_and_list(void)
+{
+	struct kunit_log k;
+
+	kunit_log_init(&k);
+	feed_text(&k, "[    0.3] KTAP version 1\n[    0.3] 1..0\n", 1.0);
+	ok(k.started && k.planned == 0 && k.n == 0, "glob matching nothing: 1..0, no suite");
+	kunit_log_free(&k);
+	kunit_log_init(&k);
+	feed_text(&k,
+		  "[    0.3] KTAP version 1\n[    0.3] time_test_cases.time64_to_tm_test_date_"
+		  "range\n[    0.3] example.example_simple_test\n[    0.4] reboot: Power down\n",
+		  1.0);
+	is_str(k.list.buf,
+	       "time_test_cases.time64_to_tm_test_date_range\nexample.example_simple_test\n",
+	       "list: SUITE.CASE lines only");
+	kunit_log_free(&k);
+}
+
+static void test_glob_valid(void)
+{
+	ok(kunit_glob_valid("time_test*"), "glob: suite glob");
+	ok(kunit_glob_valid("kunit*.example*"), "glob: suite.case glob");
+	ok(!kunit_glob_valid(""), "glob: empty");
+	ok(!kunit_glob_valid("a b"), "glob: a space");
+	ok(!kunit_glob_valid("a\"b"), "glob: a quote");
+}
+
+static void test_resolve(void)
+{
+	char tmpl[] = "/tmp/test_kunit.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	char *tree = NULL, *path = NULL, *p = NULL;
+	struct uerr e;
+
+	ok(dir != NULL, "resolve: a temporary folder");
+	if (!dir)
+		return;
+	tree = xasprintf("%s/tree", dir);
+	p = xasprintf("%s/lib/kunit", tree);
+	mkdir_p(p, 0755);
+	free(p);
+	p = xasprintf("%s/lib/kunit/.kunitconfig", tree);
+	write_file_atomic(p, "CONFIG_KUNIT=y\n", 15);
+	free(p);
+	p = xasprintf("%s/lib/empty", tree);
+	mkdir_p(p, 0755);
+	free(p);
+	is_int(kunitconfig_resolve("lib/kunit", tree, &path, &e), 0, "resolve: a DIR in the tree");
+	ok(path && strstr(path, "/tree/lib/kunit/.kunitconfig"), "resolve: DIR/.kunitconfig");
+	free(path);
+	p = xasprintf("%s/lib/kunit/.kunitconfig", tree);
+	is_int(kunitconfig_resolve(p, NULL, &path, &e), 0, "resolve: an absolute FILE");
+	free(path);
+	free(p);
+	is_int(kunitconfig_resolve("lib/nothing", tree, &path, &e), -1, "resolve: missing");
+	is_int(e.code, EXIT_USAGE, "resolve: missing is exit 2");
+	ok(path == NULL, "resolve: no path then");
+	is_int(kunitconfig_resolve("lib/empty", tree, &path, &e), -1,
+	       "resolve: a DIR without .kunitconfig");
+	ok(strstr(e.msg, "has no .kunitconfig") != NULL, "resolve: says so");
+	rm_rf(dir);
+	free(tree);
+}
+
+int main(void)
+{
+	plan(72);
+	test_strip_time();
+	test_parse();
+	test_records();
+	test_crash_mid_suite();
+	test_no_ktap();
+	test_empty_and_list();
+	test_glob_valid();
+	test_resolve();
+	return done_testing();
+}
