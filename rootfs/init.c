@@ -11,6 +11,8 @@
  *   umlrun.suite=HOSTPATH umlrun.results=HOSTPATH  (relative to hostfs=)
  *   umlrun.harness="-x --run=1,3"     HARNESS_OPTIONS for the test file
  *   umlrun.seed=N                     credited to the random pool
+ *   umlrun.trace=1                    tracing from boot (trace_event=): the
+ *                                     buffer becomes /results/trace.txt
  *
  * Channels (serial lines the host binds to its own fds):
  *   /dev/ttyS0  the job's stdout: KTAP for tests, raw output for exec
@@ -52,6 +54,7 @@ static struct {
 	long timeout;
 	bool shell;
 	const char *seed; /* umlrun.seed: credited to the random pool */
+	bool trace;	  /* umlrun.trace=1: save the trace buffer when the job ends */
 	char *argv[MAX_ARGS + 1];
 	const char *mount[MAX_MOUNTS]; /* umlrun.mount=SRC_HEX,DST_HEX,ro|rw */
 	size_t nmounts;
@@ -226,6 +229,8 @@ static void set_param(char *key, char *val)
 		param.timeout = parse_timeout(val);
 	else if (!strcmp(key, "shell"))
 		param.shell = !strcmp(val, "1");
+	else if (!strcmp(key, "trace"))
+		param.trace = !strcmp(val, "1");
 	else if (!strcmp(key, "mount") && param.nmounts < MAX_MOUNTS)
 		param.mount[param.nmounts++] = val;
 }
@@ -576,6 +581,51 @@ static int run_job(void)
 	return 0;
 }
 
+#define TRACEFS "/sys/kernel/tracing"
+
+/* tracefs where a shell user or the job expects it, when tracing from boot. */
+static int mount_tracefs(void)
+{
+	if (param.trace)
+		mount_one("tracefs", TRACEFS, "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	return 0;
+}
+
+/*
+ * The trace buffer, once the job is over: tracing stops first, so that
+ * copying it adds nothing, then /results/trace.txt (artifacts/trace.txt on
+ * the host). A failure is noted on the console; the job's result stands.
+ */
+static int save_trace(void)
+{
+	char buf[65536];
+	ssize_t n;
+	int in, out, off;
+
+	if (!param.trace || !param.results || param.shell)
+		return 0;
+	off = open(TRACEFS "/tracing_on", O_WRONLY | O_CLOEXEC);
+	if (off >= 0) {
+		if (write(off, "0", 1) < 0)
+			dprintf(2, "init: cannot stop tracing: %s\n", strerror(errno));
+		close(off);
+	}
+	in = open(TRACEFS "/trace", O_RDONLY | O_CLOEXEC);
+	out = open("/results/trace.txt", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (in < 0 || out < 0) {
+		dprintf(2, "init: cannot save the trace: %s\n", strerror(errno));
+	} else {
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				break;
+	}
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return 0;
+}
+
 static int power_off(void)
 {
 	sync();
@@ -594,7 +644,9 @@ static const struct step {
 	{ "read parameters", read_params },
 	{ "seed the random pool", seed_random },
 	{ "mount host folders", mount_host },
+	{ "mount tracefs", mount_tracefs },
 	{ "run the job", run_job },
+	{ "save the trace", save_trace },
 };
 
 int main(void)

@@ -279,7 +279,7 @@ static char **fragment_list(const struct kernel_opts *o, size_t *n, struct uerr 
 		uerr_sys(e, EXIT_INFRA, "cannot read %s", o->config_dir);
 		return NULL;
 	}
-	v = xcalloc((size_t)count + o->nfragments + 1, sizeof(char *));
+	v = xcalloc((size_t)count + o->nfragments + 2, sizeof(char *));
 	for (int i = 0; i < count; i++) {
 		size_t l = strlen(names[i]->d_name);
 
@@ -288,6 +288,8 @@ static char **fragment_list(const struct kernel_opts *o, size_t *n, struct uerr 
 		free(names[i]);
 	}
 	free(names);
+	if (o->profile)
+		v[(*n)++] = xstrdup(o->profile);
 	for (size_t i = 0; i < o->nfragments; i++) {
 		char *abs = realpath(o->fragments[i], NULL);
 
@@ -457,6 +459,27 @@ static int install_kernel(struct kernel *k, const char *bdir, struct uerr *e)
 	return 0;
 }
 
+/*
+ * Coverage: lcov needs the .gcno files the build wrote next to each object,
+ * and the shared build folder is rebuilt for the next configuration. Copied
+ * into kernels/KEY/gcov/ with their paths below the build folder.
+ */
+static int keep_gcno(const char *bdir, const char *kdir, struct uerr *e)
+{
+	_cleanup_free_ char *dest = xasprintf("%s/gcov", kdir);
+	_cleanup_free_ char *script =
+	    xasprintf("cd '%s' && find . -name '*.gcno' -print0 | tar --null -T - -cf - | "
+		      "tar -C '%s' -xf -",
+		      bdir, dest);
+	char *argv[] = { "sh", "-c", script, NULL };
+
+	if (rm_rf(dest) < 0 || mkdir_p(dest, 0755) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot create %s", dest);
+	if (run_argv(argv, -1) != 0)
+		return uerr_set(e, EXIT_INFRA, "cannot copy the build's .gcno files into %s", dest);
+	return 0;
+}
+
 struct kernel_plan {
 	char *src;     /* the tree to build (NULL: the tarball, not yet extracted) */
 	char *inputs;  /* what the key hashes, one "name: value" per line */
@@ -535,6 +558,7 @@ static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struc
 		goto fail;
 	for (size_t i = 0; i < p->nfrags; i++) {
 		bool user = i >= p->nfrags - o->nfragments;
+		bool profile = o->profile && i == p->nfrags - o->nfragments - 1;
 		char hex[65];
 
 		h = hasher_new();
@@ -545,7 +569,10 @@ static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struc
 		}
 		hasher_final(h, hex);
 		/* By name and content, not path: a moved checkout reuses the cache. */
-		sb_printf(&inputs, "fragment: %s%s sha256=%s\n", user ? "user:" : "",
+		sb_printf(&inputs, "fragment: %s%s sha256=%s\n",
+			  user	    ? "user:"
+			  : profile ? "profile:"
+				    : "",
 			  strrchr(p->frags[i], '/') + 1, hex);
 		if (kreq_add_fragment(&p->req, p->frags[i], user, e) < 0)
 			goto fail;
@@ -723,6 +750,8 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 		if (run_make_progress(argv, log, o, e) < 0)
 			goto out;
 	}
+	if (o->keep_gcno && keep_gcno(bdir, k->dir, e) < 0)
+		goto out;
 	if (install_kernel(k, bdir, e) < 0)
 		goto out;
 	k->built = true;

@@ -43,6 +43,14 @@ struct kernel_opts {
 	const char *fetch_script;	      /* uml-config/fetch-source.sh */
 	char **fragments;		      /* --config FRAGMENT, in order */
 	size_t nfragments;
+	/*
+	 * --profile: its fragment (uml-config/profiles/NAME.config), merged
+	 * after the project's and before the user's; a lost option is the
+	 * project's to fix (exit 3). NULL: none.
+	 */
+	const char *profile;
+	/* Keep the build's .gcno files with the kernel (kernels/KEY/gcov/): coverage. */
+	bool keep_gcno;
 	const char *config_dir; /* the project's uml-config/ */
 	int jobs;
 	bool progress; /* a terminal: progress as one moving line */

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "options.h"
 #include "kernel_cache.h"
+#include "profile.h"
 #include "suite.h"
 
 #include <getopt.h>
@@ -50,6 +51,10 @@ enum {
 	O_MOUNT,
 	O_PLAIN,
 	O_SEEDS,
+	O_TRACE_EVENT,
+	O_KPROBE_EVENT,
+	O_PROFILE,
+	O_GDB,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -76,6 +81,10 @@ static const struct option long_opts[] = {
 	{ "mount", required_argument, NULL, O_MOUNT },
 	{ "plain", required_argument, NULL, O_PLAIN },
 	{ "seeds", required_argument, NULL, O_SEEDS },
+	{ "trace-event", required_argument, NULL, O_TRACE_EVENT },
+	{ "kprobe-event", required_argument, NULL, O_KPROBE_EVENT },
+	{ "profile", required_argument, NULL, O_PROFILE },
+	{ "gdb", optional_argument, NULL, O_GDB },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "make-jobs", required_argument, NULL, O_MAKE_JOBS },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
@@ -103,17 +112,25 @@ static const struct option long_opts[] = {
 	{ 0 },
 };
 
-#define KERNEL_OPTS (BIT(O_KSRC) | BIT(O_KERNEL) | BIT(O_CONFIG) | BIT(O_MAKE_JOBS))
+#define KERNEL_OPTS                                                                                \
+	(BIT(O_KSRC) | BIT(O_KERNEL) | BIT(O_CONFIG) | BIT(O_MAKE_JOBS) | BIT(O_PROFILE))
 #define BOOT_OPTS                                                                                  \
 	(KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR) | BIT(O_OVERLAY) | \
-	 BIT(O_RANDOM_SEED) | BIT(O_SECCOMP) | BIT(O_MOUNT))
+	 BIT(O_RANDOM_SEED) | BIT(O_SECCOMP) | BIT(O_MOUNT) | BIT(O_TRACE_EVENT) |                 \
+	 BIT(O_KPROBE_EVENT))
 #define SELECT_OPTS                                                                                \
 	(BIT(O_SUITE_DIR) | BIT(O_FILTER) | BIT(O_EXCLUDE) | BIT(O_SHUFFLE) | BIT(O_SHARD) |       \
 	 BIT(O_DURATIONS) | BIT(O_RERUN_FAILED) | BIT(O_RESULTS) | BIT(O_PLAIN))
 #define RUN_OPTS                                                                                   \
 	(BOOT_OPTS | SELECT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_REPEAT) |          \
 	 BIT(O_SEEDS) | BIT(O_DETERMINISM) | BIT(O_VERBOSE) | BIT(O_QUIET) | BIT(O_JOBS) |         \
-	 BIT(O_RETRY) | BIT(O_LIST) | BIT(O_TRACE) | BIT(O_IMMEDIATE) | BIT(O_RUN_LIST))
+	 BIT(O_RETRY) | BIT(O_LIST) | BIT(O_TRACE) | BIT(O_IMMEDIATE) | BIT(O_RUN_LIST) |          \
+	 BIT(O_GDB))
+
+#define GDB_HELP                                                                                   \
+	"  --gdb[=FILE]           the guest kernel under the host's gdb, paused before\n"          \
+	"                         init (simulated time stands still while stopped);\n"             \
+	"                         with FILE, gdb runs its commands in batch mode\n"
 
 #define BOOT_HELP                                                                                  \
 	"  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"                       \
@@ -131,8 +148,13 @@ static const struct option long_opts[] = {
 	"                         the same in every run); 'random' picks one and prints it\n"      \
 	"  --seccomp=WHEN          UML's seccomp userspace (kernels from 6.16): auto (when\n"      \
 	"                         the kernel has it), on or off (ptrace, as 6.1 always is)\n"      \
-	"  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N\n"                 \
-	"                         the kernel, as for 'umlrun build'\n"
+	"  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N,\n"                \
+	"  --profile=NAME         the kernel, as for 'umlrun build'\n"                             \
+	"  --trace-event=LIST     trace these kernel events from boot (the kernel's\n"             \
+	"                         trace_event=, e.g. timer:hrtimer_start,timer:*;\n"               \
+	"                         repeatable): each test's artifacts/trace.txt\n"                  \
+	"  --kprobe-event=SPEC    a kprobe event from boot (kprobe_event=; needs kprobes,\n"       \
+	"                         which UML lacks)\n"
 
 #define SELECT_HELP                                                                                \
 	"  --plain=DIR            run the executables in DIR as a suite: exit 0 passes,\n"         \
@@ -162,6 +184,8 @@ static const struct command_desc {
 	  "  --kernel-src=DIR       build from this kernel tree (out of tree) instead\n"
 	  "                         of a Debian package\n"
 	  "  --config=FRAGMENT      merge this config fragment too (repeatable)\n"
+	  "  --profile=NAME         a debug kernel, cached apart: hardened, kasan, lockdep\n"
+	  "                         or gcov (uml-config/profiles/NAME.config)\n"
 	  "  --make-jobs=N          parallel make jobs (default: number of CPUs)\n"
 	  "  -h, --help             show this help\n" },
 	{ CMD_RUN, "run", RUN_OPTS,
@@ -189,23 +213,23 @@ static const struct command_desc {
 	  "                         each console.log; with -v, live\n"
 	  "  --immediate            stop a test file at its first failing test (-i)\n"
 	  "  --run=LIST             only these tests of each file, e.g. 1,3-4 (the\n"
-	  "                         harness's --run); the others are reported skipped\n"
+	  "                         harness's --run); the others are reported skipped\n" GDB_HELP
 	  "  -h, --help             show this help\n"
 	  "\n"
 	  "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure\n"
 	  "(build, boot, crash), 124 timeout, 128+N umlrun killed by signal N.\n" },
-	{ CMD_EXEC, "exec", BOOT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT),
+	{ CMD_EXEC, "exec", BOOT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_GDB),
 	  "Usage: umlrun exec [OPTIONS] -- COMMAND [ARG...]\n"
 	  "Run one command in a guest under time travel, streaming its output, and\n"
 	  "exit with its status.\n"
 	  "\n" BOOT_HELP "  --timeout=SECONDS      simulated-time limit (default 600)\n"
-	  "  --wall-timeout=SECONDS wall-clock limit (default 120)\n"
+	  "  --wall-timeout=SECONDS wall-clock limit (default 120)\n" GDB_HELP
 	  "  -h, --help             show this help\n" },
-	{ CMD_SHELL, "shell", BOOT_OPTS,
+	{ CMD_SHELL, "shell", BOOT_OPTS | BIT(O_GDB),
 	  "Usage: umlrun shell [OPTIONS]\n"
 	  "Boot the test guest with an interactive shell on this terminal (in\n"
 	  "/suite, with the suites read-only); 'exit' powers it off.\n"
-	  "\n" BOOT_HELP "  -h, --help             show this help\n" },
+	  "\n" BOOT_HELP GDB_HELP "  -h, --help             show this help\n" },
 	{ CMD_LIST, "list", SELECT_OPTS,
 	  "Usage: umlrun list [OPTIONS] [SUITE ...]\n"
 	  "List the test files (all suites by default), as 'run' would select them.\n"
@@ -239,8 +263,8 @@ static const struct command_desc {
 	  "project's fragments and packages, and these options) do not select. What\n"
 	  "was used in the last hour stays: another umlrun may be using it.\n"
 	  "\n"
-	  "  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT   the kernel to keep,\n"
-	  "                         as for 'umlrun build'\n"
+	  "  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --profile=NAME\n"
+	  "                         the kernel to keep, as for 'umlrun build'\n"
 	  "  --dry-run              say what would be removed, remove nothing\n"
 	  "  -h, --help             show this help\n" },
 	{ CMD_DOCTOR, "doctor", BIT(O_KERNEL) | BIT(O_KSRC),
@@ -258,7 +282,7 @@ static const struct command_desc {
 	  "of the project's debian-packages.\n"
 	  "Exit status: 0 nothing failed, 3 a check failed.\n" },
 	{ CMD_KSELFTEST, "kselftest",
-	  RUN_OPTS & ~(BIT(O_SUITE_DIR) | BIT(O_PLAIN) | BIT(O_RERUN_FAILED)),
+	  RUN_OPTS & ~(BIT(O_SUITE_DIR) | BIT(O_PLAIN) | BIT(O_RERUN_FAILED) | BIT(O_GDB)),
 	  "Usage: umlrun kselftest [OPTIONS] [TARGET...]\n"
 	  "Build the kernel's own selftests of TARGET (default timers; a folder of\n"
 	  "tools/testing/selftests in the kernel source the guest kernel comes from),\n"
@@ -432,6 +456,31 @@ static int parse_number(struct opts *o, int c, const char *arg, struct uerr *e)
 }
 
 /*
+ * --trace-event=LIST as the kernel's trace_event= takes it: [SYSTEM:]EVENT
+ * items separated by single commas, each a name or a glob (timer:*).
+ * Nothing else may reach the command line.
+ */
+static bool trace_event_list_ok(const char *s)
+{
+	static const char name[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_*";
+	const char *item = s;
+
+	for (;;) {
+		size_t len = strcspn(item, ",");
+		size_t a = strspn(item, name);
+
+		if (a < len && item[a] == ':')
+			a += 1 + strspn(item + a + 1, name);
+		if (!len || a != len || item[0] == ':' || item[len - 1] == ':')
+			return false;
+		if (!item[len])
+			return true;
+		item += len + 1;
+	}
+}
+
+/*
  * --run=LIST as the harness takes it: N, N-M, -M and N- items, separated
  * by single commas.
  */
@@ -534,6 +583,37 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		o->seeds = true;
 		return 0;
 	}
+	case O_TRACE_EVENT:
+		if (!trace_event_list_ok(arg))
+			return uerr_set(
+			    e, EXIT_USAGE,
+			    "--trace-event=%s: want SYSTEM:EVENT names separated by "
+			    "commas, e.g. timer:hrtimer_start,timer:hrtimer_expire_entry",
+			    arg);
+		push(&o->trace_events, &o->ntrace_events, arg);
+		return 0;
+	case O_KPROBE_EVENT:
+		if (!*arg || strpbrk(arg, ";\"\n\t,"))
+			return uerr_set(
+			    e, EXIT_USAGE,
+			    "--kprobe-event=%s: want one probe as the kernel's "
+			    "kprobe_events file takes it, e.g. 'p:myprobe do_nanosleep'",
+			    arg);
+		push(&o->kprobe_events, &o->nkprobe_events, arg);
+		return 0;
+	case O_PROFILE:
+		if (!profile_find(arg))
+			return uerr_set(e, EXIT_USAGE,
+					"--profile=%s: unknown profile; umlrun knows %s", arg,
+					profile_names());
+		o->profile = arg;
+		return 0;
+	case O_GDB:
+		if (arg && !*arg)
+			return uerr_set(e, EXIT_USAGE, "--gdb=FILE: the file name is empty");
+		o->gdb = true;
+		o->gdb_script = arg;
+		return 0;
 	case O_RANDOM_SEED:
 		if (strcmp(arg, "random")) {
 			char *end;
@@ -631,6 +711,10 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 	if (o->nplains && o->suite_dir)
 		return uerr_set(e, EXIT_USAGE,
 				"--plain and --suite-dir both name the suites; give one");
+	if (o->gdb && o->cmd == CMD_RUN && (o->jobs > 1 || o->repeat > 1 || o->seeds || o->retry))
+		return uerr_set(
+		    e, EXIT_USAGE,
+		    "--gdb debugs one guest: not with -j, --repeat, --seeds or --retry");
 	if (o->cmd == CMD_KUNIT && o->nargs > 1)
 		return uerr_set(
 		    e, EXIT_USAGE,
@@ -734,5 +818,8 @@ void opts_free(struct opts *o)
 	o->kunitconfigs = NULL;
 	free(o->filters);
 	free(o->excludes);
+	free(o->trace_events);
+	free(o->kprobe_events);
+	o->trace_events = o->kprobe_events = NULL;
 	o->configs = o->overlays = o->filters = o->excludes = o->mounts = o->plains = NULL;
 }

@@ -68,7 +68,14 @@ struct opts {
 	const char *run_list;	 /* --run: the harness's --run=LIST, as given */
 	bool dry_run;		 /* prune --dry-run */
 	const char *random_seed; /* --random-seed: a number or "random", as given */
-	bool seeds;		 /* --seeds=A-B: one run per guest random seed */
+	char **trace_events;	 /* --trace-event LISTs, as given (the kernel's trace_event=) */
+	size_t ntrace_events;
+	char **kprobe_events; /* --kprobe-event SPECs (the kernel's kprobe_event=) */
+	size_t nkprobe_events;
+	const char *profile;	/* --profile=NAME: a debug kernel (profile.h) */
+	bool gdb;		/* --gdb[=FILE]: the kernel under the host's gdb */
+	const char *gdb_script; /* --gdb=FILE: gdb's commands, in batch mode */
+	bool seeds;		/* --seeds=A-B: one run per guest random seed */
 	unsigned long long seeds_from, seeds_to;
 	char **filters, **excludes; /* --filter/--exclude GLOBs */
 	size_t nfilters, nexcludes;

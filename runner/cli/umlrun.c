@@ -24,6 +24,7 @@
 
 #include "boot.h"
 #include "doctor.h"
+#include "gdb.h"
 #include "html.h"
 #include "kernel_cache.h"
 #include "kselftest.h"
@@ -31,6 +32,7 @@
 #include "ktap.h"
 #include "options.h"
 #include "plain.h"
+#include "profile.h"
 #include "prune.h"
 #include "report.h"
 #include "results_read.h"
@@ -41,6 +43,7 @@
 #include "suite.h"
 #include "sched.h"
 #include "supervise.h"
+#include "trace.h"
 
 #ifndef UMLRUN_DATADIR
 #define UMLRUN_DATADIR "/usr/local/share/umlrun"
@@ -72,6 +75,11 @@ struct session {
 	bool fallback;		      /* the default kernel's source could not be had */
 	struct confine_mount *mounts; /* --mount, parsed; the stage takes each over */
 	char *fetch_script;
+	char *profile_fragment; /* --profile's uml-config/profiles/NAME.config */
+	char *trace_event;	/* the kernel's trace_event= (--trace-event), or NULL */
+	char *kprobe_event;	/* the kernel's kprobe_event= (--kprobe-event), or NULL */
+	char *gdb;		/* --gdb: the host's gdb */
+	char *gdb_script;	/* --gdb=FILE, absolute */
 };
 
 static void find_project(struct session *s)
@@ -151,10 +159,15 @@ static struct kernel_opts kernel_opts_of(struct session *s, const char *config_d
 							     : s->fallback ? KERNEL_FALLBACK
 									   : KERNEL_DEFAULT);
 
+	const struct profile *profile = o->profile ? profile_find(o->profile) : NULL;
+
 	free(s->tarball);
 	free(s->fetch_script);
+	free(s->profile_fragment);
 	s->tarball = env && *env ? xstrdup(env) : kernel_tarball_path(v);
 	s->fetch_script = xasprintf("%s/fetch-source.sh", config_dir);
+	s->profile_fragment =
+	    profile ? xasprintf("%s/profiles/%s.config", config_dir, profile->name) : NULL;
 	return (struct kernel_opts){
 		.src = o->kernel_src,
 		.tarball = s->tarball,
@@ -163,11 +176,36 @@ static struct kernel_opts kernel_opts_of(struct session *s, const char *config_d
 		.fetch_script = s->fetch_script,
 		.fragments = o->configs,
 		.nfragments = o->nconfigs,
+		.profile = s->profile_fragment,
+		.keep_gcno = profile && profile->gcov,
 		.config_dir = config_dir,
 		.jobs = o->make_jobs ? o->make_jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
 		.progress = isatty(2),
 		.say = say_progress,
 	};
+}
+
+/*
+ * --trace-event, --kprobe-event: the kernel's boot parameters, once the
+ * kernel is known to be able to take them (trace.h).
+ */
+static void prepare_tracing(struct session *s)
+{
+	const struct opts *o = s->o;
+	_cleanup_free_ char *path = NULL;
+	_cleanup_free_ char *config = NULL;
+	struct uerr e;
+
+	if (!o->ntrace_events && !o->nkprobe_events)
+		return;
+	path = xasprintf("%s/config", s->kernel.dir);
+	if (read_file(path, &config, NULL) < 0)
+		die_sys(EXIT_INFRA, "cannot read %s", path);
+	if (trace_check_kernel(config, s->kernel.release, o->ntrace_events > 0,
+			       o->nkprobe_events > 0, &e) < 0)
+		uerr_die(&e);
+	s->trace_event = trace_event_param(o->trace_events, o->ntrace_events);
+	s->kprobe_event = kprobe_event_param(o->kprobe_events, o->nkprobe_events);
 }
 
 static void prepare_kernel(struct session *s)
@@ -178,8 +216,10 @@ static void prepare_kernel(struct session *s)
 
 	if (s->kernel.binary) /* kselftest found it first */
 		return;
-	if (kernel_ensure(&ko, &s->kernel, &e) == 0)
+	if (kernel_ensure(&ko, &s->kernel, &e) == 0) {
+		prepare_tracing(s);
 		return;
+	}
 	/*
 	 * The default kernel's source comes from Debian's archive, where a
 	 * version can go away: without --kernel, a source that cannot be had
@@ -193,6 +233,7 @@ static void prepare_kernel(struct session *s)
 	ko = kernel_opts_of(s, config_dir);
 	if (kernel_ensure(&ko, &s->kernel, &e) < 0)
 		uerr_die(&e);
+	prepare_tracing(s);
 }
 
 static void prepare_rootfs(struct session *s)
@@ -379,7 +420,7 @@ static void prepare_stage(struct session *s)
 	live_stage = &s->stage;
 	atexit(remove_live_stage);
 	s->confinement = confine_describe(&s->stage.confine);
-	if (!strcmp(s->confinement, "none"))
+	if (!strcmp(s->confinement, "none") && !s->gdb)
 		warn("the guest is not confined: this host offers neither Landlock nor (as root) "
 		     "mount namespaces, so a test could reach the host's files as uid %u",
 		     (unsigned)s->stage.uid);
@@ -418,6 +459,11 @@ static void session_end(struct session *s)
 	plain_free(s->plain_suites, s->plain, s->o->nplains);
 	free(s->tarball);
 	free(s->fetch_script);
+	free(s->profile_fragment);
+	free(s->trace_event);
+	free(s->kprobe_event);
+	free(s->gdb);
+	free(s->gdb_script);
 }
 
 /* --trace, --immediate and --run as the harness's own options, or NULL. */
@@ -449,6 +495,10 @@ static struct guest_spec guest_for(const struct session *s, int index)
 		.mem = s->o->mem,
 		.harness = s->harness,
 		.random_seed = s->random_seed,
+		.trace_event = s->trace_event,
+		.kprobe_event = s->kprobe_event,
+		.gdb = s->gdb,
+		.gdb_script = s->gdb_script,
 	};
 }
 
@@ -712,7 +762,8 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 		.base = base,
 		.mem = o->mem,
 		.timeout = o->timeout,
-		.wall_timeout = o->wall_timeout,
+		/* Under gdb a person decides when the guest goes on. */
+		.wall_timeout = o->gdb ? GDB_WALL_TIMEOUT : o->wall_timeout,
 		.jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
 		.repeat = repeat,
 		.seeds = o->seeds,
@@ -751,12 +802,40 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	write_reports(s, run, example);
 }
 
+/*
+ * --gdb: the host's gdb, a terminal or a script for it. gdb and the kernel
+ * it debugs need the host (gdb's own files, ptrace), so the guest runs
+ * unconfined, and says so: a debugging session runs a test you chose.
+ */
+static void check_gdb(struct session *s)
+{
+	const struct opts *o = s->o;
+
+	if (!o->gdb || s->gdb)
+		return;
+	s->gdb = gdb_find();
+	if (!s->gdb)
+		die(EXIT_USAGE,
+		    "--gdb: gdb is not installed; install it with 'apt-get install gdb'");
+	if (o->gdb_script) {
+		s->gdb_script = realpath(o->gdb_script, NULL);
+		if (!s->gdb_script)
+			die_sys(EXIT_USAGE, "--gdb=%s", o->gdb_script);
+	} else if (!isatty(0)) {
+		die(EXIT_USAGE, "--gdb: stdin is not a terminal; give gdb's commands in a file "
+				"with --gdb=FILE");
+	}
+	setenv("UMLRUN_CONFINE", "none", 1);
+	warn("--gdb: the guest runs unconfined, as gdb needs the host (docs/debugging.md)");
+}
+
 /* Before anything is built or written: the input must make sense. */
 static void check_inputs(struct session *s)
 {
 	struct uerr e;
 	int64_t ignored;
 
+	check_gdb(s);
 	if (s->o->start && s->o->mode != TT_OFF && start_parse(s->o->start, &ignored, &e) < 0)
 		uerr_die(&e);
 	parse_mounts(s);
@@ -840,6 +919,9 @@ static int run_session(struct session *s)
 			printf("%s\n", tests.v[i].id);
 		goto out;
 	}
+	if (o->gdb && tests.n != 1)
+		die(EXIT_USAGE, "--gdb debugs one guest: name one test file (%zu selected)",
+		    tests.n);
 	s->harness = harness_options(o);
 	check_inputs(s);
 	prepare_kernel(s);
@@ -1312,7 +1394,7 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 	g.shell = shell;
 	g.sim_timeout = shell ? 0 : o->timeout ? o->timeout : TEST_TIMEOUT_DEFAULT;
 	if (guest_run(&g, &io,
-		      shell		? 0
+		      shell || o->gdb	? 0
 		      : o->wall_timeout ? o->wall_timeout
 					: TEST_WALL_TIMEOUT_DEFAULT,
 		      &out, &e) < 0) {

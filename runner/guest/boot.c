@@ -199,6 +199,15 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 		    &v, &n,
 		    xasprintf("umlrun.mount=%s,%s,%s", src_hex, dst_hex, m->rw ? "rw" : "ro"));
 	}
+	if (g->trace_event || g->kprobe_event) {
+		/* Timestamps from the monotonic clock: simulated time (trace.h). */
+		strv_push(&v, &n, xstrdup("trace_clock=mono"));
+		if (g->trace_event)
+			strv_push(&v, &n, xasprintf("trace_event=%s", g->trace_event));
+		if (g->kprobe_event)
+			strv_push(&v, &n, xasprintf("kprobe_event=%s", g->kprobe_event));
+		strv_push(&v, &n, xstrdup("umlrun.trace=1"));
+	}
 	if (g->test)
 		strv_push(&v, &n, xasprintf("umlrun.test=%s", g->test));
 	if (g->shell)

@@ -67,6 +67,12 @@ struct guest_spec {
 	int try;	      /* 1, or the retry number with --retry (UMLRUN_TRY in the guest) */
 	const char *harness;  /* HARNESS_OPTIONS ("-x --run=1,3"), or NULL */
 	uint64_t random_seed; /* credited to the guest's random pool (umlrun.seed=) */
+	/* trace_event= and kprobe_event= (trace.h), or NULL; either saves the trace. */
+	const char *trace_event;
+	const char *kprobe_event;
+	/* --gdb: the host's gdb to run linux under (gdb.h), and its script or NULL. */
+	const char *gdb;
+	const char *gdb_script;
 };
 
 /* The guest's umid: unique per umlrun process and guest. */

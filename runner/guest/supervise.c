@@ -2,6 +2,7 @@
 /* supervise.c - spawn the guest, read its channels, watch the clock. */
 #define _GNU_SOURCE
 #include "supervise.h"
+#include "gdb.h"
 #include "profile.h"
 
 #include <fcntl.h>
@@ -261,8 +262,11 @@ static void terminal_to(pid_t pgid)
  * the linux process itself). Unprivileged, a plain fork: the process group
  * and the subreaper then do that work, short of a SIGKILLed umlrun.
  */
-static pid_t fork_guest(const struct confine_plan *cp)
+static pid_t fork_guest(const struct confine_plan *cp, bool gdb)
 {
+	/* gdb finds its inferior in /proc by pid: the host's /proc, the host's pids. */
+	if (gdb)
+		return fork();
 	if (cp->mount_ns)
 		/* No fallback: the plan promised a jail (confine.h). */
 		return (pid_t)syscall(SYS_clone, CLONE_NEWPID | CLONE_NEWNS | SIGCHLD, NULL, NULL,
@@ -369,6 +373,12 @@ UMLRUN_NORETURN static void setup_failed(const char *what, int err)
 	_exit(126);
 }
 
+/* The guest has the terminal: an interactive shell, or gdb without a script. */
+static bool guest_on_terminal(const struct guest_spec *g)
+{
+	return g->shell || (g->gdb && !g->gdb_script);
+}
+
 /* In the child: fds 0-5 as the command line expects, then exec. */
 UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 				       struct chan ch[CH_N], pid_t parent)
@@ -379,14 +389,20 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 	const int want[] = { -1, -1, -1, ch[CH_OUT].guest, ch[CH_CTL].guest, ch[CH_ERR].guest };
 	sigset_t set;
 	int fds[6];
+	/* Under gdb (gdb.h) the console moves to fd 6 and gdb takes 0-2. */
+	int con = g->gdb ? fcntl(ch[CH_CON].guest, F_DUPFD, 10) : -1;
 
 	pin_to_one_cpu(g->index);
 	setpgid(0, 0);
-	if (g->shell)
+	if (guest_on_terminal(g))
 		terminal_to(getpid()); /* before exec: linux reads the terminal at once */
-	if (g->shell) {
+	if (guest_on_terminal(g)) {
 		fds[0] = dup(0);
 		fds[1] = dup(1);
+		fds[2] = dup(2);
+	} else if (g->gdb) {
+		fds[0] = open("/dev/null", O_RDONLY);
+		fds[1] = dup(2);
 		fds[2] = dup(2);
 	} else {
 		fds[0] = open("/dev/null", O_RDONLY);
@@ -406,7 +422,9 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 	for (int i = 0; i < 6; i++)
 		if (dup2(fds[i], i) < 0)
 			_exit(126);
-	closefrom(6);
+	if (con >= 0 && dup2(con, GDB_CONSOLE_FD) < 0)
+		_exit(126);
+	closefrom(con >= 0 ? GDB_CONSOLE_FD + 1 : 6);
 	/*
 	 * The jail first, while still root; from here on linux sees only its
 	 * stage (and finds it at CONFINE_JAIL_STAGE). getpid() is 1 only in
@@ -421,7 +439,8 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 		/* argv[0] stays the host's path: ps and pgrep name the stage. */
 		exe = CONFINE_JAIL_STAGE "/linux";
 	}
-	if (g->stage->drop) {
+	/* gdb stays root to read the sources; its exec-wrapper drops linux's (gdb.h). */
+	if (g->stage->drop && !g->gdb) {
 		if (setgroups(0, NULL) < 0 || setgid(g->stage->gid) < 0 ||
 		    setuid(g->stage->uid) < 0) {
 			dprintf(2, "%s: cannot drop privileges: %s\n", prog_name, strerror(errno));
@@ -460,6 +479,11 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 			prog_name, strerror(errno));
 	watched_set(&set);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	if (g->gdb) {
+		argv = gdb_argv(g->gdb, g->gdb_script, g->stage->drop, g->stage->uid, g->stage->gid,
+				argv);
+		exe = g->gdb;
+	}
 	if (getpid() == 1)
 		be_namespace_init(exe, argv);
 	execv(exe, argv);
@@ -517,7 +541,7 @@ int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *
 	}
 	gu->t0 = monotonic_now();
 	parent = getpid();
-	gu->pid = fork_guest(&g->stage->confine);
+	gu->pid = fork_guest(&g->stage->confine, g->gdb != NULL);
 	if (gu->pid < 0) {
 		uerr_sys(e, EXIT_INFRA, "fork");
 		goto fail;
@@ -527,7 +551,7 @@ int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *
 	/* Also here: whichever of parent and child runs first, the group exists. */
 	setpgid(gu->pid, gu->pid);
 	/* The shell's guest owns the terminal while it runs (see guest_finish). */
-	if (g->shell)
+	if (guest_on_terminal(g))
 		terminal_to(gu->pid);
 	for (int i = 0; i < CH_N; i++)
 		closep(&gu->ch[i].guest), gu->ch[i].guest = -1;
@@ -664,7 +688,7 @@ static void decide(struct guest *g)
 
 void guest_finish(struct guest *g, struct guest_outcome *o)
 {
-	if (g->spec->shell)
+	if (guest_on_terminal(g->spec))
 		terminal_to(getpgrp());
 	{
 		/*
@@ -748,7 +772,7 @@ int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall
 
 			while ((sig = supervise_read_signal(sfd)) > 0)
 				/* The interactive shell gets ^C itself. */
-				if (sig != SIGCHLD && !(g->shell && sig == SIGINT))
+				if (sig != SIGCHLD && !(guest_on_terminal(g) && sig == SIGINT))
 					guest_interrupt(gu, sig);
 		}
 		guest_handle(gu, pf + 1, n - 1);

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_debug.c - the debugging options: --trace-event, --kprobe-event,
+ * --profile and --gdb (parsing, the kernel's parameters, gdb's command
+ * line), and the kernel reports that fail a test.
+ */
+#define _GNU_SOURCE
+#include "boot.h"
+#include "gdb.h"
+#include "options.h"
+#include "profile.h"
+#include "report.h"
+#include "supervise.h"
+#include "trace.h"
+
+#include "tap.h"
+
+static int parse(char **argv, struct opts *o, struct uerr *e)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	memset(e, 0, sizeof(*e));
+	return opts_parse(argc, argv, o, e);
+}
+
+/* argv parses, or fails with exit 2 and a message holding want. */
+static void parses(char **argv, const char *want, const char *name)
+{
+	struct opts o;
+	struct uerr e;
+	int r = parse(argv, &o, &e);
+
+	if (!want) {
+		if (!ok(r == 0, "%s: parses", name))
+			diag("  got: %s", e.msg);
+	} else {
+		ok(r < 0 && e.code == EXIT_USAGE, "%s: exit 2", name);
+		has_str(e.msg, want, name);
+		ok(!strchr(e.msg, '\n'), "%s: one line", name);
+	}
+	opts_free(&o);
+}
+
+static void test_options(void)
+{
+	char *good[] = { "umlrun", "run", "--trace-event=timer:hrtimer_start,timer:*",
+			 "--trace-event=sched_switch", NULL };
+	char *bad_event[] = { "umlrun", "run", "--trace-event=timer:hrtimer start", NULL };
+	char *empty_item[] = { "umlrun", "run", "--trace-event=timer:a,,b", NULL };
+	char *colon[] = { "umlrun", "run", "--trace-event=timer:", NULL };
+	char *kprobe_bad[] = { "umlrun", "exec", "--kprobe-event=p:a;p:b", "--", "true", NULL };
+	char *profile[] = { "umlrun", "build", "--profile=kasan", NULL };
+	char *profile_bad[] = { "umlrun", "run", "--profile=tsan", NULL };
+	char *gdb_run[] = { "umlrun", "run", "--gdb", "smoke/t0001-pass.sh", NULL };
+	char *gdb_file[] = { "umlrun", "exec", "--gdb=cmds.gdb", "--", "true", NULL };
+	char *gdb_j[] = { "umlrun", "run", "--gdb", "-j2", "smoke", NULL };
+	char *gdb_build[] = { "umlrun", "build", "--gdb", NULL };
+	char *trace_build[] = { "umlrun", "build", "--trace-event=timer:*", NULL };
+	struct opts o;
+	struct uerr e;
+
+	is_int(parse(good, &o, &e), 0, "two --trace-event lists parse");
+	is_int((long long)o.ntrace_events, 2, "both kept");
+	opts_free(&o);
+	parses(bad_event, "SYSTEM:EVENT", "a space in --trace-event");
+	parses(empty_item, "SYSTEM:EVENT", "an empty item in --trace-event");
+	parses(colon, "SYSTEM:EVENT", "--trace-event ending in ':'");
+	parses(kprobe_bad, "kprobe_events", "';' in --kprobe-event");
+	is_int(parse(profile, &o, &e), 0, "build --profile=kasan parses");
+	is_str(o.profile, "kasan", "the profile kept");
+	opts_free(&o);
+	parses(profile_bad, "unknown profile; umlrun knows hardened, kasan, lockdep, gcov",
+	       "an unknown profile");
+	is_int(parse(gdb_run, &o, &e), 0, "run --gdb parses");
+	ok(o.gdb && !o.gdb_script, "--gdb: interactive");
+	opts_free(&o);
+	is_int(parse(gdb_file, &o, &e), 0, "exec --gdb=FILE parses");
+	is_str(o.gdb_script, "cmds.gdb", "--gdb=FILE: the script");
+	opts_free(&o);
+	parses(gdb_j, "one guest", "--gdb with -j2");
+	parses(gdb_build, "does not apply", "build --gdb");
+	parses(trace_build, "does not apply", "build --trace-event");
+}
+
+static void test_params(void)
+{
+	char *lists[] = { "timer:hrtimer_start", "timer:hrtimer_expire_entry" };
+	char *probes[] = { "p:myprobe do_nanosleep", "r:ret do_nanosleep $retval" };
+	char *t = trace_event_param(lists, 2);
+	char *k = kprobe_event_param(probes, 2);
+
+	is_str(t, "timer:hrtimer_start,timer:hrtimer_expire_entry", "trace_event=: joined");
+	is_str(k, "p:myprobe,do_nanosleep;r:ret,do_nanosleep,$retval",
+	       "kprobe_event=: the kernel's boot syntax");
+	ok(!trace_event_param(lists, 0) && !kprobe_event_param(probes, 0), "none: NULL");
+	free(t);
+	free(k);
+}
+
+static void test_check_kernel(void)
+{
+	struct uerr e;
+
+	is_int(trace_check_kernel("CONFIG_FTRACE=y\nCONFIG_EVENT_TRACING=y\n", "6.1.1", true, false,
+				  &e),
+	       0, "a kernel with event tracing takes --trace-event");
+	memset(&e, 0, sizeof(e));
+	ok(trace_check_kernel("CONFIG_FTRACE=y\n", "6.1.1", true, false, &e) < 0 &&
+	       e.code == EXIT_USAGE,
+	   "no CONFIG_EVENT_TRACING: exit 2");
+	has_str(e.msg, "CONFIG_EVENT_TRACING", "  naming the option");
+	memset(&e, 0, sizeof(e));
+	ok(trace_check_kernel("CONFIG_EVENT_TRACING=y\n", "6.1.1", true, true, &e) < 0 &&
+	       e.code == EXIT_USAGE,
+	   "--kprobe-event on UML: exit 2");
+	has_str(e.msg, "HAVE_KPROBES", "  saying why");
+	is_int(trace_check_kernel("CONFIG_EVENT_TRACING=y\nCONFIG_KPROBE_EVENTS=y\n", "9.9", true,
+				  true, &e),
+	       0, "a kernel with kprobe events takes --kprobe-event");
+}
+
+static void test_cmdline(void)
+{
+	struct stage st = { .dir = "/tmp/stage-x" };
+	struct guest_spec g = { .stage = &st,
+				.mode = TT_INF_CPU,
+				.test = "timers/t0001-clocks.sh",
+				.trace_event = "timer:hrtimer_start" };
+	struct uerr e;
+	char **v = guest_cmdline(&g, &e);
+	_cleanup_free_ char *line = v ? strv_join(v) : NULL;
+
+	has_str(line, " trace_clock=mono ", "tracing: timestamps from the monotonic clock");
+	has_str(line, " trace_event=timer:hrtimer_start ", "tracing: trace_event=");
+	has_str(line, " umlrun.trace=1 ", "tracing: init saves the trace");
+	strv_free(v);
+	g.trace_event = NULL;
+	v = guest_cmdline(&g, &e);
+	free(line);
+	line = v ? strv_join(v) : NULL;
+	ok(line && !strstr(line, "trace"), "no tracing: nothing on the line");
+	strv_free(v);
+}
+
+static void test_gdb(void)
+{
+	char *linux_argv[] = { "/s/linux", "mem=256M", "umlrun.harness=\"-x -i\"", NULL };
+	char **argv = xcalloc(4, sizeof(char *));
+	char **v;
+	_cleanup_free_ char *line = NULL;
+
+	for (int i = 0; i < 3; i++)
+		argv[i] = xstrdup(linux_argv[i]);
+	v = gdb_argv("/usr/bin/gdb", "/tmp/x.gdb", true, 65534, 65534, argv);
+	line = strv_join(v);
+	is_str(v[0], "/usr/bin/gdb", "gdb: argv[0]");
+	has_str(line, "-batch", "gdb: batch mode with a script");
+	has_str(line, "'handle SIGSEGV nostop noprint pass'", "gdb: UML's page faults pass");
+	has_str(line, "'set args mem=256M '\\''umlrun.harness=\"-x -i\"'\\'' </dev/null >&6 2>&6'",
+		"gdb: linux's arguments, quoted, console on fd 6");
+	has_str(line, "'set exec-wrapper setpriv --reuid=65534 --regid=65534 --clear-groups'",
+		"gdb: linux runs as the guest's user");
+	has_str(line, "'tbreak kernel_init' -ex run -x /tmp/x.gdb /s/linux",
+		"gdb: stops before init, then the script, linux last");
+	strv_free(v);
+}
+
+static void test_reports(void)
+{
+	static const char *const lines[] = {
+		"[   12.3] BUG: KASAN: slab-out-of-bounds in foo+0x12/0x40",
+		"WARNING: possible circular locking dependency detected",
+		"BUG: sleeping function called from invalid context at mm/slab.h:1",
+		"Failed to enable trace event: timer:nosuch",
+	};
+	struct guest_outcome o = { .end = GUEST_REPORTED };
+	struct ktap k = { 0 };
+	char *reason = NULL;
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		ok(kernel_report_mark(lines[i], strlen(lines[i])) != NULL, "a report: %s",
+		   lines[i] + (i ? 0 : 10));
+	is_str(kernel_report_mark(lines[0], strlen(lines[0])), lines[0] + 10,
+	       "the report starts at its first word");
+	ok(!kernel_report_mark("WARNING: CPU: 0 PID: 1 at x.c", 29), "a plain WARN is not one");
+	snprintf(o.kernel_report, sizeof(o.kernel_report), "%s", lines[1]);
+	is_int(verdict_of(&o, &k, &reason), V_FAIL, "a kernel report fails a test that exited 0");
+	is_str(reason,
+	       "ERROR kernel report: WARNING: possible circular locking dependency detected",
+	       "  with the report's first line as the reason");
+	free(reason);
+}
+
+int main(void)
+{
+	plan(59);
+	test_options();
+	test_params();
+	test_check_kernel();
+	test_cmdline();
+	test_gdb();
+	test_reports();
+	return done_testing();
+}
