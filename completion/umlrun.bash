@@ -46,7 +46,7 @@ _umlrun_values()
 # GUEST is a path in the guest, not completed; then "rw".
 _umlrun_mount()
 {
-	local i w value= word=${COMP_WORDS[COMP_CWORD]} prefix tail
+	local i w value='' word=${COMP_WORDS[COMP_CWORD]} prefix tail
 
 	# Back from the cursor over pieces and ':' to --mount= or "--mount =";
 	# a piece before the cursor must be followed by a ':' (two pieces in a
@@ -69,7 +69,7 @@ _umlrun_mount()
 	[[ $word == [=:] ]] && word=
 	if [[ $value != *:* ]]; then
 		prefix=${word%"$value"}
-		COMPREPLY=($(compgen -d -- "$value"))
+		mapfile -t COMPREPLY < <(compgen -d -- "$value")
 		COMPREPLY=("${COMPREPLY[@]/#/$prefix}")
 		# A folder gets its '/' (readline quotes what it takes for a
 		# file name: only when the word is the folder alone).
