@@ -35,7 +35,7 @@ _umlrun_values()
 	--results | --suite-dir | --overlay | --output | --kernel-src | --plain)
 		compgen -d -- "$cur"
 		;;
-	--durations | --config) compgen -f -- "$cur" ;;
+	--durations | --config | --kunitconfig) compgen -f -- "$cur" ;;
 	esac
 }
 
