@@ -499,6 +499,7 @@ static struct guest_spec guest_for(const struct session *s, int index)
 		.kprobe_event = s->kprobe_event,
 		.gdb = s->gdb,
 		.gdb_script = s->gdb_script,
+		.gcov = s->o->profile && profile_find(s->o->profile)->gcov,
 	};
 }
 
@@ -905,6 +906,33 @@ static void print_seeds(const struct opts *o, const struct run *run)
 	sb_release(&sb);
 }
 
+/*
+ * --profile=gcov: the .gcda files each test saved (artifacts/gcov/) and the
+ * kernel's .gcno files (kernels/KEY/gcov/) into one HTML report,
+ * RUN/coverage/index.html, by uml-config/profiles/gcov-report.sh (lcov).
+ * A missing lcov costs the report, not the run's result.
+ */
+static void coverage_report(const struct session *s, const struct run *run)
+{
+	_cleanup_free_ char *script = NULL;
+	_cleanup_free_ char *gcno = NULL;
+	int st;
+
+	if (!s->o->profile || !profile_find(s->o->profile)->gcov || !run->res.nrec)
+		return;
+	script = xasprintf("%s/uml-config/profiles/gcov-report.sh", s->project);
+	gcno = xasprintf("%s/gcov", s->kernel.dir);
+	{
+		char *argv[] = { "sh", script, gcno, run->dir, NULL };
+
+		st = run_argv(argv, STDERR_FILENO);
+	}
+	if (st == 0)
+		printf("# coverage: %s/coverage/index.html\n", run->dir);
+	else
+		warn("no coverage report for %s (see above)", run->dir);
+}
+
 /* The phases of run once the project is found; kselftest runs its own suites with them. */
 static int run_session(struct session *s)
 {
@@ -934,6 +962,7 @@ static int run_session(struct session *s)
 		pass += run.res.rec[i].verdict == V_PASS;
 	if (o->seeds)
 		print_seeds(o, &run);
+	coverage_report(s, &run);
 	printf("# %d/%zu test files passed in %.1f s wall; results in %s\n", pass, run.res.nrec,
 	       run.wall_seconds, run.dir);
 	sched_result_free(&run.res);
@@ -1370,6 +1399,31 @@ static void pass_err(void *ctx, const char *data, size_t len)
 		return;
 }
 
+/*
+ * exec --trace-event: the guest saved its trace buffer in its results
+ * folder, which exec otherwise drops; it becomes trace.txt here.
+ */
+static void keep_exec_trace(const struct session *s)
+{
+	_cleanup_free_ char *from = xasprintf("%s/g0/results/trace.txt", s->stage.dir);
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	int r;
+
+	if (!s->trace_event && !s->kprobe_event)
+		return;
+	if (read_file(from, &text, &len) < 0) {
+		warn("--trace-event: the guest saved no trace");
+		return;
+	}
+	if ((r = write_file_atomic("trace.txt", text, len)) < 0) {
+		errno = -r;
+		warn_sys("--trace-event: cannot write trace.txt");
+		return;
+	}
+	note("trace: trace.txt (%zu bytes)", len);
+}
+
 static int boot_one(const struct opts *o, char *const *argv, bool shell)
 {
 	struct session s = { .o = o };
@@ -1401,9 +1455,18 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 		session_end(&s);
 		die_doctor(&e);
 	}
+	keep_exec_trace(&s);
 	switch (out.end) {
 	case GUEST_REPORTED:
 		code = out.job_signal ? EXIT_SIGNAL_BASE + out.job_signal : out.job_exit;
+		/* A KASAN or lockdep report fails a command that exited 0. */
+		if (out.kernel_report[0]) {
+			note("kernel report: %s", out.kernel_report);
+			if (!strncmp(out.kernel_report, "Failed to enable trace event", 28))
+				code = EXIT_USAGE;
+			else if (!code)
+				code = EXIT_TESTFAIL;
+		}
 		break;
 	case GUEST_SIM_TIMEOUT:
 	case GUEST_WALL_TIMEOUT:

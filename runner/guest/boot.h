@@ -73,6 +73,7 @@ struct guest_spec {
 	/* --gdb: the host's gdb to run linux under (gdb.h), and its script or NULL. */
 	const char *gdb;
 	const char *gdb_script;
+	bool gcov; /* --profile=gcov: init saves the kernel's .gcda files (umlrun.gcov=1) */
 };
 
 /* The guest's umid: unique per umlrun process and guest. */

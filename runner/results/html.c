@@ -333,6 +333,8 @@ static void html_links(struct strbuf *sb, const char *run_dir, const struct reco
 	link_file(sb, run_dir, t->dir, "console.log");
 	link_file(sb, run_dir, t->dir, "ktap.log");
 	link_file(sb, run_dir, t->dir, "cmdline.txt");
+	/* --trace-event: the kernel's trace buffer (docs/debugging.md). */
+	link_file(sb, run_dir, art, "trace.txt");
 	link_artifacts(sb, run_dir, art, strlen(art) + 1, 0);
 	if (t->verdict != V_PASS)
 		sb_printf(sb, "<a href=\"#log-%zu\">excerpt</a>\n", i + 1);
