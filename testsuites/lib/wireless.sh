@@ -98,6 +98,7 @@
 #	wl_uptime                     seconds since boot (simulated)
 #	wl_bss AP IFNAME              a further BSS (bss=IFNAME) of AP's hostapd
 #	wl_group NAME MASK            hwsim group bits of NAME (who hears whom)
+#	wl_certs [DIR]                a CA, server and client certificates (openssl)
 #
 # Function names start with wl_; internal ones with wl__ and internal
 # variables with wl__ or WL__.
@@ -521,6 +522,29 @@ wl_group () {
 	wl__g=/sys/kernel/debug/ieee80211/$1/hwsim/group
 	[ -w "$wl__g" ] || { say "wireless: no $wl__g (debugfs?)"; return 1; }
 	echo "$2" >"$wl__g"
+}
+
+# wl_certs [DIR]: certificates for EAP, made now with openssl (EC P-256,
+# valid ten years from the guest's clock), in DIR (default: the current
+# folder): ca.pem, server.pem + server.key (CN server.umlrun.example),
+# client.pem + client.key (CN client.umlrun.example), signed by ca.pem,
+# and other-ca.pem, a CA that signed nothing: the wrong CA for a station.
+wl_certs () {
+	(
+		cd "${1:-.}" &&
+		for wl__c in ca other-ca; do
+			openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+				-keyout $wl__c.key -out $wl__c.pem -days 3650 -subj "/CN=umlrun $wl__c" || exit 1
+		done &&
+		for wl__c in server client; do
+			openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+				-keyout $wl__c.key -out $wl__c.csr -subj "/CN=$wl__c.umlrun.example" &&
+			openssl x509 -req -in $wl__c.csr -CA ca.pem -CAkey ca.key -set_serial 0x$(echo $wl__c | od -An -tx1 | tr -d " \n") \
+				-days 3650 -out $wl__c.pem || exit 1
+		done
+	) >"$HARNESS_TRASH_DIR/certs.log" 2>&1 && return 0
+	say "wireless: cannot make certificates: $(tail -n 5 "$HARNESS_TRASH_DIR/certs.log")"
+	return 1
 }
 
 # ---- The air ------------------------------------------------------------------
