@@ -286,6 +286,11 @@ static void judge_suite(struct record *r, const struct kunit_suite *s)
 	o->job_exit = s->ok ? 0 : 1;
 	o->job_signal = 0;
 	o->detail[0] = '\0';
+	/*
+	 * KUnit judges its own: KASAN's tests provoke reports on purpose, and
+	 * kunit.py does not fail a suite for a report either.
+	 */
+	o->kernel_report[0] = '\0';
 	o->sim_seconds =
 	    s->sim_start >= 0 && s->sim_end >= s->sim_start ? s->sim_end - s->sim_start : 0;
 	o->wall_seconds = s->wall_end - s->wall_start;
