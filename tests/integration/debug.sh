@@ -1,0 +1,131 @@
+#!/bin/sh
+# Integration tests of the debugging options (docs/debugging.md): tracing
+# from boot, kernel reports, --profile and --kprobe-event refusals, gdb.
+#
+# Prints TAP; exits 1 if any check failed. Boots the default kernel (built
+# or found in the cache); builds no profile kernel (make profiles-check
+# does, tests/profiles/check.sh).
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+umlrun=${UMLRUN:-$top/build/umlrun}
+suites=$top/tests/integration/suites
+work=$(mktemp -d /tmp/umlrun-dtest.XXXXXX)
+chmod 755 "$work"
+export TMPDIR="$work/tmp"
+mkdir "$TMPDIR"
+trap 'rm -rf "$work"' EXIT INT TERM
+. "$top/tests/tap.sh"
+tap_on_fail() {
+	echo "# exit status $rc"
+	for f in "$work/out" "$work/err"; do
+		[ -s "$f" ] && tail -n 8 "$f" | sed 's/^/#   /'
+	done
+}
+run() {
+	"$@" >"$work/out" 2>"$work/err"
+	rc=$?
+}
+results=$work/results
+R="--results=$results --suite-dir=$suites"
+
+echo "TAP version 13"
+"$umlrun" build >"$work/build.log" 2>&1 || {
+	echo "Bail out! umlrun build failed:"
+	sed 's/^/# /' "$work/build.log"
+	exit 1
+}
+
+# ---- bad input: one line, exit 2 ----
+run "$umlrun" run $R --profile=tsan itrace
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+	grep -q "unknown profile; umlrun knows hardened, kasan, lockdep, gcov" "$work/err"
+check "an unknown --profile exits 2 with one line naming the profiles"
+run "$umlrun" exec --kprobe-event='p:myprobe do_nanosleep' -- true
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "HAVE_KPROBES" "$work/err"
+check "--kprobe-event on a UML kernel exits 2 with one line saying why"
+run "$umlrun" run $R --trace-event='timer:hrtimer start' itrace
+[ $rc -eq 2 ] && grep -q "SYSTEM:EVENT" "$work/err"
+check "a malformed --trace-event exits 2"
+mkdir -p "$work/nogdb" && ln -sf "$(command -v env)" "$work/nogdb/env"
+run env PATH="$work/nogdb" "$umlrun" exec --gdb=/dev/null -- true
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "apt-get install gdb" "$work/err"
+check "--gdb without gdb installed exits 2 with the apt-get line"
+run "$umlrun" exec --gdb -- true </dev/null
+[ $rc -eq 2 ] && grep -q "not a terminal" "$work/err"
+check "--gdb without a terminal or a script exits 2"
+
+# ---- a kernel report fails the test ----
+run "$umlrun" run $R itrace/t0002-report.sh
+[ $rc -eq 1 ] &&
+	grep -q '"reason": "ERROR kernel report: BUG: KASAN: slab-out-of-bounds in fake_function' \
+		"$results/latest/results.json"
+check "a KASAN report on the console fails a test that passed, with its first line"
+run "$umlrun" exec -- sh -c 'echo "WARNING: possible circular locking dependency detected" >/dev/kmsg'
+[ $rc -eq 1 ] && grep -q "kernel report: WARNING: possible circular" "$work/err"
+check "exec: a lockdep report makes a command that exited 0 exit 1"
+
+# ---- tracing from boot: every hrtimer start and expiry, in simulated ns ----
+run "$umlrun" run $R --trace-event=timer:hrtimer_start,timer:hrtimer_expire_entry \
+	itrace/t0001-sleep.sh
+trace=$results/latest/itrace/t0001-sleep/artifacts/trace.txt
+[ $rc -eq 0 ] && [ -s "$trace" ]
+check "run --trace-event saves the trace as artifacts/trace.txt"
+grep -q "trace_clock=mono trace_event=timer:hrtimer_start,timer:hrtimer_expire_entry" \
+	"$results/latest/itrace/t0001-sleep/cmdline.txt"
+check "the kernel is booted with trace_event= and the monotonic trace clock"
+grep -q 'href="itrace/t0001-sleep/artifacts/trace.txt"' "$results/latest/report.html"
+check "report.html links the trace"
+# The sleep's timer: armed for an hour (plus 50 us of slack), run by the
+# timer interrupt between its soft and hard expiry, and the line's
+# timestamp is the expiry's simulated time.
+awk '
+/hrtimer_start:.*function=hrtimer_wakeup/ {
+	for (i = 1; i <= NF; i++) {
+		if ($i ~ /^expires=/) { e = substr($i, 9) }
+		if ($i ~ /^softexpires=/) { s = substr($i, 13) }
+	}
+}
+/hrtimer_expire_entry:.*function=hrtimer_wakeup/ && s >= 3600e9 {
+	for (i = 1; i <= NF; i++) if ($i ~ /^now=/) now = substr($i, 5)
+	ts = $0; sub(/: hrtimer_expire_entry.*/, "", ts); sub(/.* /, "", ts)
+	found = 1
+	exit !(now >= s && now <= e + 1024 && ts == sprintf("%.6f", int(now / 1000) / 1e6))
+}
+END { if (!found) exit 1 }' "$trace"
+check "the hour-long sleep's hrtimer starts, and expires at its simulated nanosecond" \
+	"$(grep hrtimer_wakeup "$trace" | tail -n 3)"
+cp "$trace" "$work/trace1"
+run "$umlrun" run $R --trace-event=timer:hrtimer_start,timer:hrtimer_expire_entry \
+	itrace/t0001-sleep.sh
+cmp -s "$work/trace1" "$trace"
+check "the same run traced twice gives the same trace, byte for byte"
+run "$umlrun" exec --trace-event='timer:*' --timeout=100 -- sleep 10
+[ $rc -eq 0 ] && grep -q "trace: trace.txt" "$work/err"
+check "exec --trace-event leaves trace.txt in the current folder"
+rm -f trace.txt
+run "$umlrun" run $R --trace-event=timer:nosuch itrace/t0001-sleep.sh
+[ $rc -eq 1 ] && grep -q '"reason": "ERROR kernel report: Failed to enable trace event: timer:nosuch' \
+	"$results/latest/results.json"
+check "an event the kernel does not have fails the test with the kernel's line"
+
+# ---- gdb: stopped before init, simulated time still while stopped ----
+cat >"$work/cmds.gdb" <<'EOF'
+print time_travel_time
+shell sleep 1
+print time_travel_time
+break hrtimer_wakeup if time_travel_time > 100000000000
+continue
+print time_travel_time
+delete
+continue
+EOF
+run "$umlrun" exec --timeout=300 --gdb="$work/cmds.gdb" -- sh -c 'sleep 100; cat /proc/uptime'
+[ $rc -eq 0 ] && grep -q "^Temporary breakpoint 1, kernel_init" "$work/err"
+check "exec --gdb=FILE runs the kernel under gdb, stopped at kernel_init"
+[ "$(grep -c '^\$[12] = 0$' "$work/err")" -eq 2 ]
+check "the simulated clock stands still while gdb holds the kernel"
+grep -q "hit Breakpoint 2, hrtimer_wakeup" "$work/err" && grep -q '^100.00 ' "$work/out"
+check "a breakpoint in an hrtimer callback; the guest's clock as without gdb"
+
+tap_done
