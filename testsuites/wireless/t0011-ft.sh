@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='fast BSS transition (802.11r): over the air, over the DS, FT-SAE, R0KH/R1KH'
+test_description='fast BSS transition (802.11r): FT-PSK and FT-SAE over the air, R0KH/R1KH pull'
 . ../lib/harness.sh
 . "$HARNESS_SUITE_DIR/../lib/wireless.sh"
 
