@@ -291,6 +291,9 @@ static void judge_suite(struct record *r, const struct kunit_suite *s)
 	 * kunit.py does not fail a suite for a report either.
 	 */
 	o->kernel_report[0] = '\0';
+	/* The host's counters are the whole boot's: no suite's own. */
+	memset(&o->cost, 0, sizeof(o->cost));
+	o->cost.guest_forks = o->cost.guest_page_faults = -1;
 	o->sim_seconds =
 	    s->sim_start >= 0 && s->sim_end >= s->sim_start ? s->sim_end - s->sim_start : 0;
 	o->wall_seconds = s->wall_end - s->wall_start;

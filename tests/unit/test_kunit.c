@@ -71,6 +71,7 @@ static struct guest_outcome powered_off(void)
 	snprintf(o.detail, sizeof(o.detail), "the guest ended (exit status 0) without reporting");
 	o.uml_status = 0; /* exited 0 */
 	o.wall_seconds = 4.0;
+	o.cost.host_context_switches = 11;
 	return o;
 }
 
@@ -144,6 +145,8 @@ static void test_records(void)
 	kunit_records(&k, &o, &tests, &rec, &n);
 	is_int((long long)n, 3, "records: one per suite");
 	ok(!rec[0].outcome.kernel_report[0], "records: a kernel report does not judge a suite");
+	ok(rec[0].outcome.cost.guest_forks < 0 && !rec[0].outcome.cost.host_context_switches,
+	   "records: the boot's host counters are no suite's");
 	is_str(rec[0].test->id, "kunit/time_test_cases", "records: id");
 	is_str(rec[0].dir, "kunit/time_test_cases", "records: folder");
 	is_str(verdict_name(rec[0].verdict), "pass", "records: time suite passes");
@@ -291,7 +294,7 @@ static void test_resolve(void)
 
 int main(void)
 {
-	plan(73);
+	plan(74);
 	test_strip_time();
 	test_parse();
 	test_records();
