@@ -15,6 +15,14 @@ cp -R "$(readlink -f "$dir")" "$work/whole"
 bench_run j2 -j2 "$suite"
 w2=$(run_wall "$dir")
 printf -- '-j1: %s s wall; -j2: %s s wall; throughput ratio %.2f\n' "$w1" "$w2" "$(calc "$w1 / $w2")"
+# A third guest on 2 CPUs: does it help while the others wait (on the host
+# kernel, on the pipes)? The host CPU the guests used (tests[].cost) over the
+# wall says how busy the CPUs were.
+bench_run j3 -j3 "$suite"
+w3=$(run_wall "$dir")
+cpu3=$(calc "$(sum_field "$dir" host_user_seconds) + $(sum_field "$dir" host_system_seconds)")
+printf -- '-j3: %s s wall (%.2f of the -j2 wall); guests used %.1f host CPU s, %.2f CPUs busy on average\n' \
+	"$w3" "$(calc "$w3 / $w2")" "$cpu3" "$(calc "$cpu3 / $w3")"
 
 # Per-test overhead: boot, teardown and collection of a test that does nothing.
 bench_run noop -j1 --suite-dir="$top/tests/integration/suites" itest/t0001-pass.sh

@@ -42,6 +42,8 @@
  *   spin N                           N iterations of CPU work
  *   race [ITERS [fifo|cfs]]          two threads race on a counter while a
  *                                    timer signal interrupts them
+ *   tickrace [ITERS]                 two threads on 1.000 and 1.003 ms timerfds
+ *                                    race on a counter (for --cpu-cost)
  *
  * A DUR is an integer with an optional unit: ns (the default), us, ms, s,
  * m, h or d ("90s", "1h", "-50s").  CLOCK is realtime, monotonic or
@@ -1462,6 +1464,97 @@ static int cmd_race(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * tickrace: the race a per-system-call CPU cost uncovers (umlrun run
+ * --cpu-cost, docs/timers.md).  Thread A (normal policy) and thread B
+ * (SCHED_FIFO, so its wakeup preempts A) each wake on a periodic timerfd,
+ * 1.000 ms and 1.003 ms, and add 1 to a shared counter without a lock:
+ * read it, make one system call (standing for the work between a read and
+ * a write: a log line, a lookup), write it back.  Under inf-cpu the window
+ * takes no simulated time and B can never land in it: no update is lost,
+ * whatever the seed.  With a cost per system call the window has a length,
+ * and B's timer fires inside it under some seeds: lost_updates > 0.
+ * log_hash names the interleaving (who incremented in which order).
+ */
+static struct {
+	volatile long counter;
+	atomic_int nlog;
+	char log[RACE_LOG_MAX];
+} tick;
+
+struct ticker {
+	pthread_t tid;
+	char name;
+	int64_t period_ns, iters;
+};
+
+static void *ticker_run(void *arg)
+{
+	struct ticker *t = arg;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	struct itimerspec its = { .it_value = { 0, t->period_ns },
+				  .it_interval = { 0, t->period_ns } };
+	uint64_t n;
+	long v;
+
+	if (fd < 0)
+		die_sys("timerfd_create");
+	if (timerfd_settime(fd, 0, &its, NULL))
+		die_sys("timerfd_settime");
+	for (int64_t i = 0; i < t->iters; i++) {
+		int k;
+
+		if (read(fd, &n, sizeof(n)) != sizeof(n))
+			die_sys("read timerfd");
+		v = tick.counter;
+		(void)syscall(SYS_getppid);
+		tick.counter = v + 1;
+		k = atomic_fetch_add(&tick.nlog, 1);
+		if (k < RACE_LOG_MAX)
+			tick.log[k] = t->name;
+	}
+	close(fd);
+	return NULL;
+}
+
+static int cmd_tickrace(int argc, char **argv)
+{
+	int64_t iters = argc > 1 ? arg_int("iterations", argv[1], 1, 200000) : 2000;
+	struct ticker t[2] = { { .name = 'A', .period_ns = 1000000, .iters = iters },
+			       { .name = 'B', .period_ns = 1003000, .iters = iters } };
+	struct sched_param sp = { .sched_priority = 1 };
+	pthread_attr_t fifo;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int64_t t0 = mono(), t1;
+	int n, err;
+
+	pthread_attr_init(&fifo);
+	pthread_attr_setinheritsched(&fifo, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&fifo, SCHED_FIFO);
+	pthread_attr_setschedparam(&fifo, &sp);
+	if ((err = pthread_create(&t[0].tid, NULL, ticker_run, &t[0])))
+		die_err(err, "pthread_create");
+	if ((err = pthread_create(&t[1].tid, &fifo, ticker_run, &t[1])))
+		die_err(err, "pthread_create (SCHED_FIFO: run as root)");
+	for (int i = 0; i < 2; i++)
+		if ((err = pthread_join(t[i].tid, NULL)))
+			die_err(err, "pthread_join");
+	t1 = mono();
+	n = atomic_load(&tick.nlog);
+	if (n > RACE_LOG_MAX)
+		n = RACE_LOG_MAX;
+	for (int i = 0; i < n; i++) {
+		h ^= (unsigned char)tick.log[i];
+		h *= 0x100000001b3ULL;
+	}
+	put_int("iterations", iters);
+	put_int("counter", tick.counter);
+	put_int("lost_updates", 2 * iters - tick.counter);
+	printf("log_hash=%016" PRIx64 "\n", h);
+	put_int("elapsed_ns", t1 - t0);
+	return 0;
+}
+
 /* ---- command table and main ----------------------------------------------- */
 
 static const struct command {
@@ -1489,6 +1582,7 @@ static const struct command {
 	{ "order", 2, 4, cmd_order, "N SEED [SPAN [timerfd|posix]]" },
 	{ "spin", 1, 1, cmd_spin, "N" },
 	{ "race", 0, 2, cmd_race, "[ITERS [fifo|cfs]]" },
+	{ "tickrace", 0, 1, cmd_tickrace, "[ITERS]" },
 };
 
 static void usage(void)

@@ -230,15 +230,69 @@ static int run_make_progress(char *const argv[], const char *log, const struct k
 	return 0;
 }
 
-static int extract_tarball(const char *root, const char *tarball, const char *id, char **src,
-			   struct uerr *e)
+/*
+ * Our kernel patches (uml-config/patches/NAME.patch, in name order): each
+ * says at its top why the kernel needs it. Applied to the Debian source
+ * when it is extracted, so they are part of the extracted tree's name and
+ * of the kernel's key; a --kernel-src tree is never written to, and is
+ * built without them.
+ */
+/* The tarball holds one top folder (linux-source-6.1): its path, or NULL. */
+static char *only_subdir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char *sub = NULL;
+
+	if (!d)
+		return NULL;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && !sub)
+			sub = xasprintf("%s/%s", dir, de->d_name);
+	closedir(d);
+	return sub;
+}
+
+static char **patch_list(const char *config_dir, size_t *n)
+{
+	_cleanup_free_ char *dir = xasprintf("%s/patches", config_dir);
+	struct dirent **names = NULL;
+	int count = scandir(dir, &names, NULL, alphasort);
+	char **v;
+
+	*n = 0;
+	v = xcalloc(count > 0 ? (size_t)count + 1 : 1, sizeof(char *));
+	for (int i = 0; i < count; i++) {
+		size_t l = strlen(names[i]->d_name);
+
+		if (l > 6 && !strcmp(names[i]->d_name + l - 6, ".patch"))
+			v[(*n)++] = xasprintf("%s/%s", dir, names[i]->d_name);
+		free(names[i]);
+	}
+	free(names);
+	return v;
+}
+
+static int apply_patches(const char *tree, char **patches, size_t n, const char *log,
+			 struct uerr *e)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *argv[] = { "patch", "-d", (char *)tree, "-p1", "-N",
+				 "-s",	  "-i", patches[i],   NULL };
+		_cleanup_free_ char *what = xasprintf("applying %s", patches[i]);
+
+		if (run_step(argv, log, what, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int extract_tarball(const char *root, const char *tarball, const char *id, char **patches,
+			   size_t npatches, char **src, struct uerr *e)
 {
 	_cleanup_free_ char *dir = xasprintf("%s/src/%s", root, id);
 	_cleanup_free_ char *tmp = xasprintf("%s.tmp-%ld", dir, (long)getpid());
 	_cleanup_free_ char *log = xasprintf("%s/src/%s.log", root, id);
-	DIR *d;
-	struct dirent *de;
-
 	if (!is_dir(dir)) {
 		char *argv[] = { "tar", "-C", tmp, "-xf", (char *)tarball, NULL };
 
@@ -248,20 +302,22 @@ static int extract_tarball(const char *root, const char *tarball, const char *id
 			rm_rf(tmp);
 			return -1;
 		}
+		if (npatches) {
+			_cleanup_free_ char *top = only_subdir(tmp);
+
+			if (!top || apply_patches(top, patches, npatches, log, e) < 0) {
+				if (!top)
+					uerr_set(e, EXIT_INFRA, "%s holds no kernel tree", tarball);
+				rm_rf(tmp);
+				return -1;
+			}
+		}
 		if (rename(tmp, dir) < 0) {
 			rm_rf(tmp);
 			return uerr_sys(e, EXIT_INFRA, "cannot rename %s", tmp);
 		}
 	}
-	/* The tarball holds one top folder (linux-source-6.1). */
-	d = opendir(dir);
-	if (!d)
-		return uerr_sys(e, EXIT_INFRA, "cannot open %s", dir);
-	*src = NULL;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.' && !*src)
-			*src = xasprintf("%s/%s", dir, de->d_name);
-	closedir(d);
+	*src = only_subdir(dir);
 	if (!*src)
 		return uerr_set(e, EXIT_INFRA, "%s is empty: remove it and retry", dir);
 	return 0;
@@ -324,6 +380,7 @@ static int probe_binary(struct kernel *k, const char *binary, struct uerr *e)
 				"CONFIG_UML_TIME_TRAVEL_SUPPORT",
 				binary);
 	k->has_seccomp = strstr(help, "seccomp=") != NULL;
+	k->has_cpu_cost = strstr(help, "time-travel-cpu-cost=") != NULL;
 	snprintf(k->release, sizeof(k->release), "%.*s", version ? (int)strcspn(version, "\n") : 0,
 		 version ? version : "");
 	if (sscanf(k->release, "%d.%d", &major, &minor) != 2)
@@ -334,8 +391,9 @@ static int probe_binary(struct kernel *k, const char *binary, struct uerr *e)
 
 static char *info_text(const struct kernel *k)
 {
-	return xasprintf("start_unit=%s\nrelease=%s\nseccomp=%s\n", start_unit_name(k->start_unit),
-			 k->release, k->has_seccomp ? "yes" : "no");
+	return xasprintf("start_unit=%s\nrelease=%s\nseccomp=%s\ncpu_cost=%s\n",
+			 start_unit_name(k->start_unit), k->release, k->has_seccomp ? "yes" : "no",
+			 k->has_cpu_cost ? "yes" : "no");
 }
 
 /* KEY=value from the info file's text, or NULL. */
@@ -358,6 +416,7 @@ static int read_info(struct kernel *k)
 	_cleanup_free_ char *unit = NULL;
 	_cleanup_free_ char *release = NULL;
 	_cleanup_free_ char *seccomp = NULL;
+	_cleanup_free_ char *cpu_cost = NULL;
 	int major = 0, minor = 0;
 
 	if (read_file(path, &text, NULL) < 0 || !(unit = info_value(text, "start_unit")))
@@ -365,7 +424,8 @@ static int read_info(struct kernel *k)
 	k->start_unit = start_unit_from_name(unit);
 	release = info_value(text, "release");
 	seccomp = info_value(text, "seccomp");
-	if (!release || !seccomp || sscanf(release, "%d.%d", &major, &minor) != 2) {
+	cpu_cost = info_value(text, "cpu_cost");
+	if (!release || !seccomp || !cpu_cost || sscanf(release, "%d.%d", &major, &minor) != 2) {
 		/* Written by an older umlrun: ask the binary, keep the answer. */
 		struct uerr e;
 		_cleanup_free_ char *fresh = NULL;
@@ -380,6 +440,7 @@ static int read_info(struct kernel *k)
 	snprintf(k->release, sizeof(k->release), "%s", release);
 	k->version_code = major * 65536 + minor * 256;
 	k->has_seccomp = !strcmp(seccomp, "yes");
+	k->has_cpu_cost = !strcmp(cpu_cost, "yes");
 	return 0;
 }
 
@@ -487,6 +548,9 @@ struct kernel_plan {
 	char key[65];  /* the kernel's key */
 	char **frags;  /* every fragment to merge, project's first */
 	size_t nfrags;
+	char **patches; /* ours, applied to a Debian source (none for --kernel-src) */
+	size_t npatches;
+	char sid[17]; /* the extracted, patched source's folder name */
 	struct kreq_set req;
 };
 
@@ -495,6 +559,9 @@ static void plan_free(struct kernel_plan *p)
 	for (size_t i = 0; p->frags && i < p->nfrags; i++)
 		free(p->frags[i]);
 	free(p->frags);
+	for (size_t i = 0; p->patches && i < p->npatches; i++)
+		free(p->patches[i]);
+	free(p->patches);
 	free(p->src);
 	free(p->inputs);
 	kreq_free(&p->req);
@@ -534,6 +601,35 @@ static int plan_source(const struct kernel_opts *o, struct kernel_plan *p, struc
 	return 0;
 }
 
+/*
+ * A Debian source gets our patches: their names and hashes join the
+ * inputs, and the source line and they name the extracted tree (p->sid).
+ */
+static int plan_patches(const struct kernel_opts *o, struct kernel_plan *p, struct strbuf *inputs,
+			struct uerr *e)
+{
+	struct hasher *h;
+	char hex[65];
+
+	if (o->src)
+		return 0;
+	p->patches = patch_list(o->config_dir, &p->npatches);
+	for (size_t i = 0; i < p->npatches; i++) {
+		h = hasher_new();
+		if (hasher_add_file(h, p->patches[i]) < 0) {
+			hasher_final(h, hex);
+			return uerr_sys(e, EXIT_INFRA, "kernel patch %s", p->patches[i]);
+		}
+		hasher_final(h, hex);
+		sb_printf(inputs, "patch: %s sha256=%s\n", strrchr(p->patches[i], '/') + 1, hex);
+	}
+	h = hasher_new();
+	hasher_add_str(h, inputs->buf);
+	hasher_final(h, hex);
+	snprintf(p->sid, sizeof(p->sid), "%.16s", hex);
+	return 0;
+}
+
 static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struct uerr *e)
 {
 	_cleanup_free_ char *cc = compiler_version();
@@ -542,7 +638,7 @@ static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struc
 	char id[65];
 
 	memset(p, 0, sizeof(*p));
-	if (plan_source(o, p, &inputs, e) < 0)
+	if (plan_source(o, p, &inputs, e) < 0 || plan_patches(o, p, &inputs, e) < 0)
 		goto fail;
 	sb_printf(&inputs, "base: ARCH=um defconfig\ncompiler: %s\n", cc);
 	/*
@@ -626,23 +722,17 @@ int kernel_locate(const struct kernel_opts *o, char **dir, struct uerr *e)
  * first if need be: ID is named after the source line of the inputs alone.
  * lock: the cache's lock file to hold while extracting, or -1 (held already).
  */
-static int tarball_tree(const struct kernel_opts *o, const char *root, const char *inputs, int lock,
-			char **tree, struct uerr *e)
+static int tarball_tree(const struct kernel_opts *o, const char *root, const struct kernel_plan *p,
+			int lock, char **tree, struct uerr *e)
 {
-	struct hasher *h = hasher_new();
-	_cleanup_free_ char *dir = NULL;
-	char sid[65];
+	_cleanup_free_ char *dir = xasprintf("%s/src/%s", root, p->sid);
 	int r;
 
-	hasher_add(h, inputs, strcspn(inputs, "\n"));
-	hasher_final(h, sid);
-	sid[16] = '\0';
-	dir = xasprintf("%s/src/%s", root, sid);
 	if (!is_dir(dir) && lock >= 0 && flock(lock, LOCK_EX) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot lock %s/lock", root);
 	if (!is_dir(dir) && o->progress)
 		tell(o, false, "extracting %s (once)", o->tarball);
-	r = extract_tarball(root, o->tarball, sid, tree, e);
+	r = extract_tarball(root, o->tarball, p->sid, p->patches, p->npatches, tree, e);
 	if (lock >= 0)
 		flock(lock, LOCK_UN);
 	return r;
@@ -660,6 +750,8 @@ int kernel_source_tree(const struct kernel_opts *o, char **tree, struct uerr *e)
 	*tree = NULL;
 	memset(&p, 0, sizeof(p));
 	r = plan_source(o, &p, &inputs, e);
+	if (r == 0)
+		r = plan_patches(o, &p, &inputs, e);
 	if (r == 0 && o->src) {
 		*tree = steal_ptr(&p.src);
 	} else if (r == 0) {
@@ -667,7 +759,7 @@ int kernel_source_tree(const struct kernel_opts *o, char **tree, struct uerr *e)
 		    (lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
 			r = uerr_sys(e, EXIT_INFRA, "cannot open %s", lockpath);
 		else
-			r = tarball_tree(o, root, inputs.buf, lock, tree, e);
+			r = tarball_tree(o, root, &p, lock, tree, e);
 	}
 	sb_release(&inputs);
 	plan_free(&p);
@@ -725,7 +817,7 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 	}
 	log = xasprintf("%s/build.log", k->dir);
 	unlink(log);
-	if (!o->src && tarball_tree(o, root, p.inputs, -1, &p.src, e) < 0)
+	if (!o->src && tarball_tree(o, root, &p, -1, &p.src, e) < 0)
 		goto out;
 	bdir = xasprintf("%s/builds/%.16s", root, p.bkey);
 	if (mkdir_p(bdir, 0755) < 0) {

@@ -55,6 +55,7 @@ enum {
 	O_KPROBE_EVENT,
 	O_PROFILE,
 	O_GDB,
+	O_CPU_COST,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -85,6 +86,7 @@ static const struct option long_opts[] = {
 	{ "kprobe-event", required_argument, NULL, O_KPROBE_EVENT },
 	{ "profile", required_argument, NULL, O_PROFILE },
 	{ "gdb", optional_argument, NULL, O_GDB },
+	{ "cpu-cost", required_argument, NULL, O_CPU_COST },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "make-jobs", required_argument, NULL, O_MAKE_JOBS },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
@@ -117,7 +119,7 @@ static const struct option long_opts[] = {
 #define BOOT_OPTS                                                                                  \
 	(KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR) | BIT(O_OVERLAY) | \
 	 BIT(O_RANDOM_SEED) | BIT(O_SECCOMP) | BIT(O_MOUNT) | BIT(O_TRACE_EVENT) |                 \
-	 BIT(O_KPROBE_EVENT))
+	 BIT(O_KPROBE_EVENT) | BIT(O_CPU_COST))
 #define SELECT_OPTS                                                                                \
 	(BIT(O_SUITE_DIR) | BIT(O_FILTER) | BIT(O_EXCLUDE) | BIT(O_SHUFFLE) | BIT(O_SHARD) |       \
 	 BIT(O_DURATIONS) | BIT(O_RERUN_FAILED) | BIT(O_RESULTS) | BIT(O_PLAIN))
@@ -148,6 +150,9 @@ static const struct option long_opts[] = {
 	"                         the same in every run); 'random' picks one and prints it\n"      \
 	"  --seccomp=WHEN          UML's seccomp userspace (kernels from 6.16): auto (when\n"      \
 	"                         the kernel has it), on or off (ptrace, as 6.1 always is)\n"      \
+	"  --cpu-cost=NS[,jitter=PCT]  in inf-cpu, each guest system call takes NS\n"              \
+	"                         simulated ns, varied by up to PCT % from the random\n"           \
+	"                         seed: seeded schedules for races (docs/timers.md)\n"             \
 	"  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N,\n"                \
 	"  --profile=NAME         the kernel, as for 'umlrun build'\n"                             \
 	"  --trace-event=LIST     trace these kernel events from boot (the kernel's\n"             \
@@ -484,6 +489,26 @@ static bool trace_event_list_ok(const char *s)
  * --run=LIST as the harness takes it: N, N-M, -M and N- items, separated
  * by single commas.
  */
+/* --cpu-cost=NS[,jitter=PCT]: 1 ns to 1 s per system call, jitter 0 to 100 %. */
+static int parse_cpu_cost(struct opts *o, const char *arg, struct uerr *e)
+{
+	const char *comma = strchr(arg, ',');
+	_cleanup_free_ char *ns = xstrndup(arg, comma ? (size_t)(comma - arg) : strlen(arg));
+	long v = 0, pct = 0;
+
+	if (parse_long(ns, 1, 1000000000, &v) < 0 ||
+	    (comma &&
+	     (strncmp(comma + 1, "jitter=", 7) || parse_long(comma + 8, 0, 100, &pct) < 0)))
+		return uerr_set(
+		    e, EXIT_USAGE,
+		    "--cpu-cost=%s: give NS[,jitter=PCT], nanoseconds per system call "
+		    "(1 to 1000000000) and a jitter of 0 to 100 %%, e.g. 2000,jitter=50",
+		    arg);
+	o->cpu_cost_ns = v;
+	o->cpu_cost_jitter = (int)pct;
+	return 0;
+}
+
 static bool run_list_ok(const char *s)
 {
 	const char *item = s;
@@ -537,6 +562,8 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 	case O_SUITE_DIR:
 		o->suite_dir = arg;
 		return 0;
+	case O_CPU_COST:
+		return parse_cpu_cost(o, arg, e);
 	case O_SECCOMP:
 		if (strcmp(arg, "auto") && strcmp(arg, "on") && strcmp(arg, "off"))
 			return uerr_set(e, EXIT_USAGE, "--seccomp=%s: use auto, on or off", arg);

@@ -46,6 +46,8 @@ struct opts {
 	const char *kernel_src;
 	const char *kernel;  /* --kernel=VERSION (kernel_version_find) */
 	const char *seccomp; /* --seccomp: auto (NULL), on or off */
+	long cpu_cost_ns;    /* --cpu-cost: simulated ns per guest system call, 0 for none */
+	int cpu_cost_jitter; /* its jitter=, percent */
 	char **configs;
 	size_t nconfigs;
 	char **kunitconfigs; /* kunit --kunitconfig FILE|DIRs, in order */

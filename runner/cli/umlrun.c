@@ -69,6 +69,7 @@ struct session {
 	char *harness;		      /* HARNESS_OPTIONS for the guest, or NULL */
 	uint64_t random_seed;	      /* the guest's (--random-seed) */
 	char *confinement;	      /* what confines the guests (confine_describe) */
+	char *cpu_cost;		      /* --cpu-cost for results.json, or NULL */
 	char *plain_suites;	      /* --plain: the generated suites folder */
 	struct plain_dir *plain;      /* --plain folders */
 	char *tarball;		      /* the kernel source's tarball (kernel_opts_of) */
@@ -377,6 +378,30 @@ static bool want_seccomp(const struct session *s)
 	return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
 }
 
+/*
+ * --cpu-cost: simulated time for each guest system call (docs/timers.md).
+ * It needs inf-cpu, where computation is otherwise free, and our kernel
+ * patch (uml-config/patches), which a --kernel-src tree is built without.
+ */
+static void plan_cpu_cost(struct session *s)
+{
+	if (!s->o->cpu_cost_ns)
+		return;
+	if (s->mode != TT_INF_CPU)
+		die(EXIT_USAGE,
+		    "--cpu-cost needs --time-travel=inf-cpu (the default): in %s mode "
+		    "computation already takes real time",
+		    tt_mode_name(s->mode));
+	if (!s->kernel.has_cpu_cost)
+		die(EXIT_USAGE,
+		    "--cpu-cost: kernel %s lacks umlrun's time-travel-cpu-cost patch "
+		    "(uml-config/patches; a --kernel-src tree is built without it)",
+		    s->kernel.release);
+	s->stage.cpu_cost_ns = s->o->cpu_cost_ns;
+	s->stage.cpu_cost_jitter = s->o->cpu_cost_jitter;
+	s->cpu_cost = xasprintf("%ld,jitter=%d", s->o->cpu_cost_ns, s->o->cpu_cost_jitter);
+}
+
 /* When no guest can start at all, the host is the likely cause. */
 static void doctor_hint(void)
 {
@@ -405,6 +430,7 @@ static void prepare_stage(struct session *s)
 	if (stage_create(&s->stage, s->kernel.binary, s->rootfs, suites, lib, &e) < 0)
 		die_doctor(&e);
 	s->stage.seccomp = seccomp;
+	plan_cpu_cost(s);
 	parse_mounts(s);
 	for (size_t i = 0; i < s->o->nmounts; i++)
 		if (stage_add_mount(&s->stage, &s->mounts[i], &e) < 0)
@@ -454,6 +480,7 @@ static void session_end(struct session *s)
 	}
 	free(s->mounts);
 	free(s->confinement);
+	free(s->cpu_cost);
 	if (live_plain == s->plain_suites)
 		live_plain = NULL;
 	plain_free(s->plain_suites, s->plain, s->o->nplains);
@@ -666,6 +693,7 @@ static void write_reports(struct session *s, struct run *run, const char *exampl
 		.confinement = s->confinement,
 		.kernel_release = s->kernel.release,
 		.userspace = s->stage.seccomp ? "seccomp" : "ptrace",
+		.cpu_cost = s->cpu_cost,
 		.wall_seconds = run->wall_seconds,
 		.exit_code = run->exit_code,
 	};

@@ -161,6 +161,11 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 		strv_push(&v, &n, xasprintf("time-travel-start=%" PRIu64, g->start_kernel));
 	if (g->stage->seccomp)
 		strv_push(&v, &n, xstrdup("seccomp=on"));
+	/* The cost's jitter draws from the guest's seed: --seeds explores both. */
+	if (g->stage->cpu_cost_ns && g->mode == TT_INF_CPU)
+		strv_push(&v, &n,
+			  xasprintf("time-travel-cpu-cost=%ld,%d,%" PRIu64, g->stage->cpu_cost_ns,
+				    g->stage->cpu_cost_jitter, g->random_seed));
 	/* A panic ends the guest at once rather than waiting to reboot. */
 	strv_push(&v, &n, xstrdup("panic=-1"));
 	strv_push(&v, &n, xstrdup("con=null"));

@@ -232,6 +232,10 @@ static void html_header(struct strbuf *sb, const char *name, const struct run_in
 			sb_adds(sb, ", ");
 			esc(sb, ri->userspace);
 		}
+		if (ri->cpu_cost) {
+			sb_adds(sb, ", cpu cost ");
+			esc(sb, ri->cpu_cost);
+		}
 		sb_adds(sb, "</span>");
 	}
 	sb_adds(sb, "</dd>\n");

@@ -179,6 +179,10 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		sb_adds(&sb, ",\n  \"userspace\": ");
 		json_str(&sb, ri->userspace);
 	}
+	if (ri->cpu_cost) {
+		sb_adds(&sb, ",\n  \"cpu_cost\": ");
+		json_str(&sb, ri->cpu_cost);
+	}
 	sb_printf(&sb, ",\n  \"wall_seconds\": %.3f,\n  \"exit_code\": %d,\n  \"tests\": [",
 		  ri->wall_seconds, ri->exit_code);
 	for (size_t i = 0; i < n; i++) {

@@ -59,6 +59,7 @@ struct run_info {
 	const char *confinement;    /* confine_describe(): "landlock-v7+mount-ns", "none" */
 	const char *kernel_release; /* "6.12.118" */
 	const char *userspace;	    /* how UML runs guest processes: "ptrace" or "seccomp" */
+	const char *cpu_cost;	    /* --cpu-cost as given ("2000,jitter=50"), or NULL */
 	double wall_seconds;
 	int exit_code;
 };

@@ -408,6 +408,7 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	    get_str(c, root, "confinement", false, &lr->confinement) < 0 ||
 	    get_str(c, root, "kernel_release", false, &lr->kernel_release) < 0 ||
 	    get_str(c, root, "userspace", false, &lr->userspace) < 0 ||
+	    get_line(c, root, "cpu_cost", false, &lr->cpu_cost) < 0 ||
 	    get_int(c, root, "start", false, &start) < 0 ||
 	    get_int(c, root, "seed", false, &ri->seed) < 0 ||
 	    get_int(c, root, "random_seed", false, &ri->random_seed) < 0 ||
@@ -424,6 +425,7 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	ri->confinement = lr->confinement;
 	ri->kernel_release = lr->kernel_release;
 	ri->userspace = lr->userspace;
+	ri->cpu_cost = lr->cpu_cost;
 	if (get_str_array(c, root, "overlays", &lr->overlays, &ri->noverlays) < 0)
 		return -1;
 	ri->overlays = lr->overlays;
@@ -548,6 +550,7 @@ void results_free(struct loaded_run *lr)
 	free(lr->confinement);
 	free(lr->kernel_release);
 	free(lr->userspace);
+	free(lr->cpu_cost);
 	strv_free(lr->overlays);
 	memset(lr, 0, sizeof(*lr));
 }

@@ -40,7 +40,7 @@ struct loaded_run {
 	char *dir; /* the run folder, as given */
 	/* Owned copies behind info's const char pointers. */
 	char *mode, *kernel, *kernel_key, *cmdline, *shard;
-	char *confinement, *kernel_release, *userspace;
+	char *confinement, *kernel_release, *userspace, *cpu_cost;
 	char **overlays;
 };
 

@@ -112,6 +112,7 @@ static int write_full(const char *path, struct uerr *e)
 		.confinement = "landlock-v7+mount-ns",
 		.kernel_release = "6.1.192",
 		.userspace = "ptrace",
+		.cpu_cost = "2000,jitter=50",
 		.wall_seconds = 1.5,
 		.exit_code = 0,
 	};
