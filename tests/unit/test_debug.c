@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "boot.h"
 #include "gdb.h"
+#include "kernel_cache.h"
 #include "options.h"
 #include "profile.h"
 #include "report.h"
@@ -193,9 +194,39 @@ static void test_reports(void)
 	free(reason);
 }
 
+/* A profile is a kernel of its own: its fragment is in the key, apart from --config's. */
+static void test_profile_key(void)
+{
+	char tmpl[] = "/tmp/umlrun-debug-test.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	_cleanup_free_ char *cfg = xasprintf("%s/uml-config", dir);
+	_cleanup_free_ char *prof = xasprintf("%s/uml-config/profiles/kasan.config", dir);
+	_cleanup_free_ char *tarball = xasprintf("%s/linux.tar.xz", dir);
+	_cleanup_free_ char *base = xasprintf("%s/uml-config/base.config", dir);
+	char *user[] = { prof };
+	struct kernel_opts o = { .tarball = tarball, .config_dir = cfg };
+	char k0[65], k1[65], k2[65];
+	struct uerr e;
+
+	mkdir_p(xasprintf("%s/profiles", cfg), 0755);
+	write_file_atomic(base, "CONFIG_HOSTFS=y\n", 16);
+	write_file_atomic(prof, "CONFIG_KASAN=y\n", 15);
+	write_file_atomic(tarball, "x", 1);
+	ok(kernel_key(&o, k0, &e) == 0, "the default kernel's key");
+	o.profile = prof;
+	ok(kernel_key(&o, k1, &e) == 0 && strcmp(k0, k1), "--profile: another key");
+	o.profile = NULL;
+	o.fragments = user;
+	o.nfragments = 1;
+	ok(kernel_key(&o, k2, &e) == 0 && strcmp(k1, k2) && strcmp(k0, k2),
+	   "the same fragment as --config: a key of its own (profile:, user:)");
+	rm_rf(dir);
+}
+
 int main(void)
 {
-	plan(59);
+	plan(62);
+	test_profile_key();
 	test_options();
 	test_params();
 	test_check_kernel();
