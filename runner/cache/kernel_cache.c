@@ -380,7 +380,7 @@ static int probe_binary(struct kernel *k, const char *binary, struct uerr *e)
 				"CONFIG_UML_TIME_TRAVEL_SUPPORT",
 				binary);
 	k->has_seccomp = strstr(help, "seccomp=") != NULL;
-	k->has_cpu_cost = strstr(help, "time-travel-cpu-cost=") != NULL;
+	k->has_cpu_cost = strstr(help, "uml-syscall-cost=") != NULL;
 	snprintf(k->release, sizeof(k->release), "%.*s", version ? (int)strcspn(version, "\n") : 0,
 		 version ? version : "");
 	if (sscanf(k->release, "%d.%d", &major, &minor) != 2)

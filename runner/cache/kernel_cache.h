@@ -71,7 +71,7 @@ struct kernel {
 	char release[64];  /* its --version: "6.12.118" */
 	int version_code;  /* major * 65536 + minor * 256 (KERNEL_VERSION) */
 	bool has_seccomp;  /* its --help offers seccomp= (UML's seccomp userspace, 6.16) */
-	bool has_cpu_cost; /* time-travel-cpu-cost= (our patch, uml-config/patches) */
+	bool has_cpu_cost; /* uml-syscall-cost= (our patch, uml-config/patches) */
 	bool built;	   /* false when the cache already had it */
 };
 

@@ -387,14 +387,14 @@ static void plan_cpu_cost(struct session *s)
 {
 	if (!s->o->cpu_cost_ns)
 		return;
-	if (s->mode != TT_INF_CPU)
+	if (s->o->mode != TT_INF_CPU)
 		die(EXIT_USAGE,
 		    "--cpu-cost needs --time-travel=inf-cpu (the default): in %s mode "
 		    "computation already takes real time",
-		    tt_mode_name(s->mode));
+		    tt_mode_name(s->o->mode));
 	if (!s->kernel.has_cpu_cost)
 		die(EXIT_USAGE,
-		    "--cpu-cost: kernel %s lacks umlrun's time-travel-cpu-cost patch "
+		    "--cpu-cost: kernel %s lacks umlrun's uml-syscall-cost patch "
 		    "(uml-config/patches; a --kernel-src tree is built without it)",
 		    s->kernel.release);
 	s->stage.cpu_cost_ns = s->o->cpu_cost_ns;

@@ -164,7 +164,7 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	/* The cost's jitter draws from the guest's seed: --seeds explores both. */
 	if (g->stage->cpu_cost_ns && g->mode == TT_INF_CPU)
 		strv_push(&v, &n,
-			  xasprintf("time-travel-cpu-cost=%ld,%d,%" PRIu64, g->stage->cpu_cost_ns,
+			  xasprintf("uml-syscall-cost=%ld,%d,%" PRIu64, g->stage->cpu_cost_ns,
 				    g->stage->cpu_cost_jitter, g->random_seed));
 	/* A panic ends the guest at once rather than waiting to reboot. */
 	strv_push(&v, &n, xstrdup("panic=-1"));

@@ -47,7 +47,7 @@ struct stage {
 	 */
 	bool hostfs_absolute;
 	bool seccomp;		      /* boot with seccomp=on: UML's seccomp userspace */
-	long cpu_cost_ns;	      /* time-travel-cpu-cost= (our kernel patch), 0 for none */
+	long cpu_cost_ns;	      /* uml-syscall-cost= (our kernel patch), 0 for none */
 	int cpu_cost_jitter;	      /* its jitter, percent; seeded with the random seed */
 	struct confine_mount *mounts; /* --mount, in order (confine.plan points here) */
 	size_t nmounts;
