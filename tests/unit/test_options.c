@@ -546,9 +546,39 @@ static void test_scale_options(void)
 	}
 }
 
+static void test_cpu_cost(void)
+{
+	{
+		char *argv[] = { "umlrun", "run", "--cpu-cost=2000,jitter=50", NULL };
+		struct opts o;
+		struct uerr e;
+
+		is_int(parse(argv, &o, &e), 0, "--cpu-cost=2000,jitter=50: parses");
+		ok(o.cpu_cost_ns == 2000 && o.cpu_cost_jitter == 50, "--cpu-cost: ns and jitter");
+		opts_free(&o);
+	}
+	{
+		char *argv[] = { "umlrun", "exec", "--cpu-cost=1", "--", "true", NULL };
+		struct opts o;
+		struct uerr e;
+
+		is_int(parse(argv, &o, &e), 0, "exec --cpu-cost=1: parses");
+		ok(o.cpu_cost_ns == 1 && o.cpu_cost_jitter == 0, "--cpu-cost without jitter: 0 %%");
+		opts_free(&o);
+	}
+	static const char *const bad[] = { "--cpu-cost=0",	 "--cpu-cost=2000,jitter=101",
+					   "--cpu-cost=2000,50", "--cpu-cost=1000000001",
+					   "--cpu-cost=2us",	 "--cpu-cost=2000,jitter=" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[] = { "umlrun", "run", (char *)bad[i], NULL };
+
+		usage_error(argv, bad[i] + 2, "NS[,jitter=PCT]", bad[i]);
+	}
+}
+
 int main(void)
 {
-	plan(169 + 26);
+	plan(169 + 26 + 4 + 18);
 	{
 		/* The help's defaults are suite.h's (one home for the limits). */
 		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
@@ -568,5 +598,6 @@ int main(void)
 	test_timeout();
 	test_help();
 	test_scale_options();
+	test_cpu_cost();
 	return done_testing();
 }
