@@ -99,6 +99,10 @@
 #	wl_bss AP IFNAME              a further BSS (bss=IFNAME) of AP's hostapd
 #	wl_group NAME MASK            hwsim group bits of NAME (who hears whom)
 #	wl_certs [DIR]                a CA, server and client certificates (openssl)
+#	wl_host NAME                  a namespace with no radio (a wired server)
+#	wl_link A ADDR B ADDR         a cable (veth pair) between two namespaces
+#	wl_radar NAME, wl_radar_cmd   hwsim reports a radar on NAME's channel
+#	wl_ap_start NAME [FILE]       hostapd, without waiting for the AP to be up
 #
 # Function names start with wl_; internal ones with wl__ and internal
 # variables with wl__ or WL__.
@@ -545,6 +549,66 @@ wl_certs () {
 	) >"$HARNESS_TRASH_DIR/certs.log" 2>&1 && return 0
 	say "wireless: cannot make certificates: $(tail -n 5 "$HARNESS_TRASH_DIR/certs.log")"
 	return 1
+}
+
+# wl_host NAME: a network namespace NAME with no radio (lo up), for a
+# machine on the wire only, such as a RADIUS server: `wl_ap NAME` starts
+# a hostapd there (give it driver=none), wl_in and wl_link take NAME.
+wl_host () {
+	wl__check_name "$1" || return 1
+	case " $WL__RADIOS " in
+	*" $1 "*)
+		say "wireless: '$1' exists already"
+		return 1 ;;
+	esac
+	$WL_IP netns add "$1" && $WL_IP -n "$1" link set lo up || return 1
+	WL__RADIOS="$WL__RADIOS $1"
+}
+
+# wl_link A ADDR_A B ADDR_B: a cable between the namespaces A and B (a veth
+# pair: eth-B in A, eth-A in B), up, with the addresses ADDR_A and ADDR_B
+# (ADDR/PREFIX). hwsim radios have no wire; this one is the distribution
+# system of an AP and its RADIUS server. Names of at most 11 characters.
+wl_link () {
+	wl__known "$1" && wl__known "$3" || return 1
+	$WL_IP -n "$1" link add "eth-$3" type veth peer name "eth-$1" netns "$3" &&
+	printf 'addr add %s dev eth-%s\nlink set eth-%s up\n' "$2" "$3" "$3" |
+		$WL_IP -n "$1" -b - &&
+	printf 'addr add %s dev eth-%s\nlink set eth-%s up\n' "$4" "$1" "$1" |
+		$WL_IP -n "$3" -b -
+}
+
+# wl_ap_start NAME [FILE]: start hostapd as wl_ap does, but return once it
+# answers on its control socket, whatever the state of the AP: an AP on a
+# DFS channel listens for radars (state=DFS, the CAC) before it beacons,
+# and ACS scans first. Wait for AP-ENABLED yourself.
+wl_ap_start () {
+	wl__idle "$1" || return 1
+	wl__config "$1" hostapd "${2-}" || return 1
+	wl__ap_conf=$wl__conf
+	wl__ap_log=$WL_ART/$WL_TAG-$1.hostapd.log
+	{ [ -d "$WL_HOSTAPD_DIR" ] || mkdir -p "$WL_HOSTAPD_DIR"; } &&
+	wl__start "$1" hostapd "$wl__ap_log" \
+		hostapd -dd -t -f "$wl__ap_log" "$wl__ap_conf" || return 1
+	wl_ctl "$1" -w "$WL_START_TIMEOUT" PING >/dev/null && return 0
+	say "wireless: hostapd on $1 did not come up"
+	wl__show_log "$wl__ap_log"
+	return 1
+}
+
+# wl_radar_cmd NAME: a shell command with which hwsim reports a radar on
+# the channel radio NAME operates on (debugfs dfs_simulate_radar), as
+# hardware that detected one would: hostapd gets DFS-RADAR-DETECTED. For
+# `wl_wait AP -x`.
+wl_radar_cmd () {
+	wl__g=/sys/kernel/debug/ieee80211/$1/hwsim/dfs_simulate_radar
+	[ -w "$wl__g" ] || { say "wireless: no $wl__g (debugfs?)"; return 1; }
+	echo "echo 1 >$wl__g"
+}
+
+# wl_radar NAME: the same, done now.
+wl_radar () {
+	wl__c=$(wl_radar_cmd "$1") && eval "$wl__c"
 }
 
 # ---- The air ------------------------------------------------------------------
