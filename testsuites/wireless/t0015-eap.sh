@@ -3,10 +3,17 @@ test_description='EAP methods against the internal EAP server of hostapd, certif
 . ../lib/harness.sh
 . "$HARNESS_SUITE_DIR/../lib/wireless.sh"
 
+# eap_certs: the certificates of the file, made once (by the first test
+# that needs them) in the scratch folder, which all tests of the file share:
+# openssl in the guest costs seconds of wall time per set.
+eap_certs () {
+	test -f client.pem || wl_certs
+}
+
 # eap_ap: a WPA2-Enterprise AP whose own EAP server knows alice (PEAP
 # and TTLS, inner MSCHAPv2 or PAP) and the TLS client certificate.
 eap_ap () {
-	wl_certs &&
+	eap_certs &&
 	cat >eap_users <<-\EOF &&
 	"alice"	PEAP,TTLS
 	"client.umlrun.example"	TLS
@@ -122,7 +129,7 @@ test_expect_success 'a station trusting another CA refuses the server certificat
 test_expect_success 'TLS session resumption on reauthentication (tls_session_lifetime)' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
-	wl_certs &&
+	eap_certs &&
 	printf "\"alice\"\tPEAP\n\"alice\"\tMSCHAPV2\t\"wonderland\"\t[2]\n" >eap_users &&
 	wl_ap ap0 <<-EOF &&
 	ssid=umlrun-eap
