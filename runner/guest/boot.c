@@ -205,7 +205,12 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 		    xasprintf("umlrun.mount=%s,%s,%s", src_hex, dst_hex, m->rw ? "rw" : "ro"));
 	}
 	if (g->trace_event || g->kprobe_event) {
-		/* Timestamps from the monotonic clock: simulated time (trace.h). */
+		/*
+		 * Timestamps from the monotonic clock: simulated time (trace.h).
+		 * Pointers as they are: hashed with a key drawn at boot, they
+		 * would differ from run to run, and gdb shows them unhashed.
+		 */
+		strv_push(&v, &n, xstrdup("no_hash_pointers"));
 		strv_push(&v, &n, xstrdup("trace_clock=mono"));
 		if (g->trace_event)
 			strv_push(&v, &n, xasprintf("trace_event=%s", g->trace_event));
