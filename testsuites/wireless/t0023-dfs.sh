@@ -1,0 +1,112 @@
+#!/bin/sh
+test_description='DFS: the channel availability check, a radar while operating or listening, the 30-minute non-occupancy period'
+. ../lib/harness.sh
+. "$HARNESS_SUITE_DIR/../lib/wireless.sh"
+
+# Channel 52 (5260 MHz) is a radar channel in the US (FCC): an AP listens
+# for 60 s (the CAC, a timer of cfg80211) before its first beacon. The
+# radar is hwsim's dfs_simulate_radar (wl_radar). hostapd sets the
+# country as a user hint; the station's radio shares it.
+#
+# The CAC and non-occupancy timers are the kernel's (cfg80211 and
+# mac80211 run them from delayed work): under time travel they came 1.5 to
+# 4.5 s (CAC) and about 18 s (non-occupancy) after their nominal 60 s and
+# 1800 s, the same in every run of a file; the bounds below allow that.
+#
+# dfs_ap [LINES...]: hostapd on ap0, channel 52, not waiting for the CAC.
+dfs_ap () {
+	printf '%s\n' ssid=umlrun-dfs country_code=US ieee80211d=1 ieee80211h=1 \
+		hw_mode=a channel=52 "$@" >ap.conf &&
+	wl_ap_start ap0 ap.conf
+}
+
+dfs_sta () {
+	wl_sta sta0 <<-\EOF &&
+	network={
+		ssid="umlrun-dfs"
+		key_mgmt=NONE
+	}
+	EOF
+	wl_connected sta0
+}
+
+# dfs_at FILE EVENT: the -T stamp of the first line of FILE holding EVENT.
+dfs_at () {
+	grep -F -- "$2" "$1" | awk '{ print $1; exit }'
+}
+
+# dfs_gap A B MIN MAX: B - A is within [MIN, MAX] seconds.
+dfs_gap () {
+	awk -v a="$1" -v b="$2" -v min="$3" -v max="$4" \
+		'BEGIN { d = b - a; if (d < min || d > max) { printf "gap %.3f s not in [%s, %s]\n", d, min, max; exit 1 } }' >&2
+}
+
+test_expect_success 'CAC: 60 s of listening on channel 52, then the AP beacons and a station joins' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	dfs_ap &&
+	wl_wait ap0 -T -t 80 -n 2 -s STATUS state=DFS AP-ENABLED >cac &&
+	wl_ctl ap0 STATUS >status &&
+	grep -q "^state=ENABLED" status &&
+	grep -q "^freq=5260" status &&
+	grep -q "DFS-CAC-START freq=5260 chan=52" "$(wl_log ap0)" &&
+	grep -q "DFS-CAC-COMPLETED success=1 freq=5260" "$(wl_log ap0)" &&
+	dfs_gap $(dfs_at cac state=DFS) $(dfs_at cac AP-ENABLED) 60 66 &&
+	dfs_sta &&
+	test "$(wl_status sta0 freq)" = 5260 &&
+	wl_ip ap0 10.0.0.1/24 &&
+	wl_ip sta0 10.0.0.2/24 &&
+	wl_ping sta0 10.0.0.1
+'
+
+test_expect_success 'a radar while operating: the AP switches to a channel without radar duty, the station follows' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	dfs_ap &&
+	wl_wait ap0 -t 80 -s STATUS state=ENABLED AP-ENABLED >/dev/null &&
+	dfs_sta &&
+	wl_wait ap0 -t 20 -x "$(wl_radar_cmd ap0)" \
+		AP-CSA-FINISHED >csa &&
+	grep -q "DFS-RADAR-DETECTED freq=5260" "$(wl_log ap0)" &&
+	new=$(sed -n "s/.*DFS-NEW-CHANNEL freq=\([0-9]*\).*/\1/p" "$(wl_log ap0)" | head -n 1) &&
+	grep -q "AP-CSA-FINISHED freq=$new dfs=0" csa &&
+	wl_wait sta0 -t 20 -s "STATUS" "freq=$new" "CTRL-EVENT-CHANNEL-SWITCH freq=$new" >/dev/null &&
+	test "$(wl_status sta0 wpa_state)" = COMPLETED &&
+	wl_ip ap0 10.0.0.1/24 &&
+	wl_ip sta0 10.0.0.2/24 &&
+	wl_ping sta0 10.0.0.1
+'
+
+test_expect_success 'a radar during the CAC: the AP never beacons on channel 52 and starts elsewhere' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	dfs_ap &&
+	wl_wait ap0 -t 10 -s STATUS state=DFS DFS-CAC-START >/dev/null &&
+	wl_wait ap0 -t 80 -x "$(wl_radar_cmd ap0)" \
+		AP-ENABLED >/dev/null &&
+	grep -q "DFS-RADAR-DETECTED freq=5260" "$(wl_log ap0)" &&
+	! grep -q "DFS-CAC-COMPLETED success=1 freq=5260" "$(wl_log ap0)" &&
+	freq=$(wl_ctl ap0 STATUS | sed -n "s/^freq=//p") &&
+	test "$freq" != 5260 &&
+	dfs_sta &&
+	test "$(wl_status sta0 freq)" = "$freq" &&
+	wl_air_lacks "5260 MHz"
+'
+
+test_expect_success 'non-occupancy: after a radar, channel 52 is barred for 30 minutes, then free again' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	dfs_ap &&
+	wl_wait ap0 -t 80 -s STATUS state=ENABLED AP-ENABLED >/dev/null &&
+	dfs_sta &&
+	wl_wait ap0 -T -t 20 -x "$(wl_radar_cmd ap0)" \
+		DFS-RADAR-DETECTED >radar &&
+	# The non-occupancy period is a timer of cfg80211: 1800 s.
+	wl_wait ap0 -T -t 1900 "DFS-NOP-FINISHED freq=5260" >nop &&
+	dfs_gap $(dfs_at radar DFS-RADAR-DETECTED) $(dfs_at nop DFS-NOP-FINISHED) 1800 1830 &&
+	# The station stayed with the AP on its new channel all along.
+	test "$(wl_status sta0 wpa_state)" = COMPLETED &&
+	test $(grep -c CTRL-EVENT-CONNECTED "$(wl_log sta0)") = 1
+'
+
+test_done
