@@ -80,17 +80,27 @@ check "report.html links the trace"
 # timer interrupt between its soft and hard expiry, and the line's
 # timestamp is the expiry's simulated time.
 awk '
-/hrtimer_start:.*function=hrtimer_wakeup/ {
-	for (i = 1; i <= NF; i++) {
-		if ($i ~ /^expires=/) { e = substr($i, 9) }
-		if ($i ~ /^softexpires=/) { s = substr($i, 13) }
-	}
+# The number of a NAME=VALUE field; ptr: the hrtimer= field, as text.
+function field(name,   i) {
+	for (i = 1; i <= NF; i++)
+		if (index($i, name "=") == 1)
+			return substr($i, length(name) + 2) + 0
 }
-/hrtimer_expire_entry:.*function=hrtimer_wakeup/ && s >= 3600e9 {
-	for (i = 1; i <= NF; i++) if ($i ~ /^now=/) now = substr($i, 5)
+function ptr(   i) {
+	for (i = 1; i <= NF; i++)
+		if (index($i, "hrtimer=") == 1)
+			return $i
+}
+/hrtimer_start:.*function=hrtimer_wakeup/ {
+	e[ptr()] = field("expires"); s[ptr()] = field("softexpires")
+}
+/hrtimer_expire_entry:.*function=hrtimer_wakeup/ && field("now") >= 3600e9 {
+	t = ptr(); now = field("now")
 	ts = $0; sub(/: hrtimer_expire_entry.*/, "", ts); sub(/.* /, "", ts)
 	found = 1
-	exit !(now >= s && now <= e + 1024 && ts == sprintf("%.6f", int(now / 1000) / 1e6))
+	# Trace lines show microseconds, rounded (ns2usecs).
+	exit !(s[t] >= 3600e9 && now >= s[t] && now <= e[t] + 1024 &&
+		ts == sprintf("%.6f", int((now + 500) / 1000) / 1e6))
 }
 END { if (!found) exit 1 }' "$trace"
 check "the hour-long sleep's hrtimer starts, and expires at its simulated nanosecond" \
