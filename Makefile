@@ -44,7 +44,7 @@ JSON_CFLAGS = $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS = $(shell pkg-config --libs json-c 2>/dev/null)
 LIBS = -lcrypto $(JSON_LIBS)
 
-.PHONY: all check check-installed suites-check unit-check harness-check integration-check html-check header-check format-check \
+.PHONY: profiles-check all check check-installed suites-check unit-check harness-check integration-check html-check header-check format-check \
 	format bench install clean deps fuzz fuzz-check man man-check completion-check install-check deb-check FORCE
 
 all: $(B)/umlrun $(GUEST_BINS)
@@ -118,6 +118,13 @@ format:
 
 integration-check: all
 	sh tests/integration/run.sh
+	sh tests/integration/debug.sh
+
+# The debug kernel profiles (--profile): each a kernel build of its own,
+# so not in make check; PROFILES= to choose (default all four).
+PROFILES ?= hardened kasan lockdep gcov
+profiles-check: all
+	sh tests/profiles/check.sh $(PROFILES)
 
 # The suites themselves, in the guest: smoke always; timers and wireless too
 # (SUITES= to choose), under both time-travel modes for smoke.
