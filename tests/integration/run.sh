@@ -661,4 +661,40 @@ if [ ! -e /usr/include/cap-ng.h ]; then
 	check "umlrun kselftest of a target that does not build exits 3 naming the compiler's error, nothing half-built kept"
 fi
 
+# ---- kunit: the kernel's KUnit tests at boot (docs/kunit.md) ----
+# One KUnit kernel (the developer's cached one when there is one: the
+# same kunitconfigs as bench/kunit.sh): kernel/time's suite and lib/kunit's.
+K="--kunitconfig=$top/uml-config/kunit/kernel-time.kunitconfig --kunitconfig=lib/kunit"
+run "$umlrun" kunit $K --results="$results"
+[ $rc -eq 0 ] && grep -q '^ok [0-9]* kunit/time_test_cases$' "$work/out" &&
+	grep -q '^    ok 1 time64_to_tm_test_date_range$' "$work/out" &&
+	grep -q '^ok [0-9]* kunit/kunit-try-catch-test$' "$work/out" &&
+	grep -q '^ok [0-9]* kunit/example$' "$work/out" &&
+	grep -q '^    ok [0-9]* example_skip_test # SKIP this test should be skipped$' "$work/out" &&
+	grep -q '"id": "kunit/time_test_cases", "attempt": 1, "result": "pass"' "$results/latest/results.json" &&
+	grep -q '<testsuite name="kunit/example"' "$results/latest/junit.xml" &&
+	[ -s "$results/latest/report.html" ] && [ -s "$results/latest/ktap.txt" ] &&
+	grep -q '^ok 1 time64_to_tm_test_date_range$' "$results/latest/kunit/time_test_cases/ktap.log" &&
+	grep -q 'reboot: \(Power down\|System halted\)' "$results/latest/console.log" && nothing_left
+check "umlrun kunit boots the KUnit kernel once and reports each suite, its cases nested, in the results folder"
+run "$umlrun" kunit $K --results="$results" 'time_test*'
+[ $rc -eq 0 ] && grep -q '^1\.\.1$' "$work/out" && grep -q '^ok 1 kunit/time_test_cases$' "$work/out"
+check "umlrun kunit GLOB runs only the suites it selects (kunit.filter_glob)"
+run "$umlrun" kunit $K --list 'example.example_skip*'
+[ $rc -eq 0 ] && [ "$(cat "$work/out")" = "example.example_skip_test" ]
+check "umlrun kunit --list prints the selected SUITE.CASE names"
+run "$umlrun" kunit $K --results="$results" 'no_such_suite*'
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "no KUnit suite matches GLOB 'no_such_suite\*'" "$work/err" &&
+	nothing_left
+check "umlrun kunit with a GLOB that selects nothing exits 2 with one line"
+run "$umlrun" kunit --kunitconfig="$work/no-such.kunitconfig" --results="$results"
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "no-such.kunitconfig: no such file" "$work/err"
+check "umlrun kunit with a missing kunitconfig exits 2 with one line"
+printf 'CONFIG_KUNIT=y\nCONFIG_UMLRUN_NO_SUCH_TEST=y\n' >"$work/lost.kunitconfig"
+run "$umlrun" kunit --kunitconfig="$work/lost.kunitconfig" --results="$results"
+[ $rc -eq 2 ] && [ "$(grep -c 'did not survive' "$work/err")" -eq 1 ] &&
+	tail -n 1 "$work/err" | grep -q "CONFIG_UMLRUN_NO_SUCH_TEST=y ($work/lost.kunitconfig:2)" &&
+	! grep -qs 'lost.kunitconfig' "$XDG_CACHE_HOME"/umlrun/kernels/*/inputs.txt
+check "a kunitconfig option the kernel does not keep exits 2 naming it, no cache entry left"
+
 tap_done
