@@ -626,3 +626,16 @@ void say_through(void (*say)(void *ctx, bool transient, const char *text), void 
 	if (text)
 		say(ctx, transient, text);
 }
+
+const char *first_mark(const char *text, size_t len, const char *const *marks, size_t n)
+{
+	const char *best = NULL;
+
+	for (size_t m = 0; m < n; m++) {
+		const char *p = memmem(text, len, marks[m], strlen(marks[m]));
+
+		if (p && (!best || p < best))
+			best = p;
+	}
+	return best;
+}

@@ -179,4 +179,7 @@ char *cache_root(void);
 int hasher_add_file(struct hasher *h, const char *path); /* 0 or -errno */
 void hasher_final(struct hasher *h, char hex[65]);	 /* frees h */
 
+/* Where in text (len bytes) the earliest of the n marks starts, or NULL. */
+const char *first_mark(const char *text, size_t len, const char *const *marks, size_t n);
+
 #endif

@@ -111,15 +111,8 @@ const char *guest_crash_mark(const char *text, size_t len)
 {
 	static const char *const marks[] = { "Kernel panic - not syncing", "Oops",
 					     "BUG: ", "general protection fault" };
-	const char *best = NULL;
 
-	for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
-		const char *p = memmem(text, len, marks[m], strlen(marks[m]));
-
-		if (p && (!best || p < best))
-			best = p;
-	}
-	return best;
+	return first_mark(text, len, marks, sizeof(marks) / sizeof(marks[0]));
 }
 
 /*

@@ -64,13 +64,6 @@ const char *kernel_report_mark(const char *text, size_t len)
 		"UBSAN: ",
 		"Failed to enable trace event: ",
 	};
-	const char *best = NULL;
 
-	for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
-		const char *p = memmem(text, len, marks[m], strlen(marks[m]));
-
-		if (p && (!best || p < best))
-			best = p;
-	}
-	return best;
+	return first_mark(text, len, marks, sizeof(marks) / sizeof(marks[0]));
 }
