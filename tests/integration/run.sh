@@ -342,11 +342,11 @@ check "--seeds=9-1 exits 2 with one line"
 run "$umlrun" run $R -q --seeds=1-4 -j2 icost
 [ $rc -eq 0 ]
 check "without --cpu-cost the tick race loses no update under any seed"
-run "$umlrun" run $R -q --cpu-cost=500,jitter=50 --seeds=1-12 -j2 icost
+run "$umlrun" run $R -q --cpu-cost=300,jitter=50 --seeds=1-12 -j2 icost
 replay=$(sed -n 's/^# replay the first: umlrun run //p' "$work/out")
 [ $rc -eq 1 ] && grep -q "^# seeds: [0-9]* of 12 runs failed: icost/t0001-tickrace.sh@" "$work/out" &&
 	! grep -q "^# seeds: 12 of 12" "$work/out" && [ -n "$replay" ] &&
-	grep -q '"cpu_cost": "500,jitter=50"' "$results/latest/results.json"
+	grep -q '"cpu_cost": "300,jitter=50"' "$results/latest/results.json"
 check "--cpu-cost: the tick race loses updates under some seeds, not all"
 hashes=$(cat "$results"/latest/icost/t0001-tickrace.*/ktap.log | grep -c '^# log_hash=' )
 distinct=$(cat "$results"/latest/icost/t0001-tickrace.*/ktap.log | grep '^# log_hash=' | sort -u | wc -l)
