@@ -5,15 +5,6 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-# What must not change between runs, as lib.sh has it, less each test's
-# host counters ("cost": host CPU seconds, page faults, context switches),
-# which differ in every run.
-fingerprint() {
-	grep '^    {"id"' "$1/results.json" |
-		sed 's/"sim_seconds": [0-9.]*, //; s/"wall_seconds": [0-9.]*, //; s/"dir": "[^"]*", //; s/"cost": {[^}]*}, //; s/,$//' |
-		sort
-}
-
 "$umlrun" build >/dev/null
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 echo "# wireless suite benchmark, $(nproc) CPUs ($cpu), $(date -u +%Y-%m-%dT%H:%M:%SZ)"
