@@ -602,6 +602,29 @@ static int mount_tracefs(void)
 	return 0;
 }
 
+/* Copies src to dest (created or truncated): 0, or -1 with errno set. */
+static int copy_file(const char *src, const char *dest)
+{
+	char buf[65536];
+	ssize_t n = 0;
+	int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, saved;
+
+	if (in >= 0)
+		out = open(dest, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	saved = errno;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	errno = saved;
+	return in < 0 || out < 0 || n < 0 ? -1 : 0;
+}
+
 /*
  * The trace buffer, once the job is over: tracing stops first, so that
  * copying it adds nothing, then /results/trace.txt (artifacts/trace.txt on
@@ -609,9 +632,7 @@ static int mount_tracefs(void)
  */
 static int save_trace(void)
 {
-	char buf[65536];
-	ssize_t n;
-	int in, out, off;
+	int off;
 
 	if (!param.trace || !param.results || param.shell)
 		return 0;
@@ -622,19 +643,8 @@ static int save_trace(void)
 			dprintf(2, "init: cannot stop tracing: %s\n", strerror(errno));
 		close(off);
 	}
-	in = open(TRACEFS "/trace", O_RDONLY | O_CLOEXEC);
-	out = open("/results/trace.txt", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (in < 0 || out < 0) {
+	if (copy_file(TRACEFS "/trace", "/results/trace.txt") < 0)
 		dprintf(2, "init: cannot save the trace: %s\n", strerror(errno));
-	} else {
-		while ((n = read(in, buf, sizeof(buf))) > 0)
-			if (write(out, buf, (size_t)n) != n)
-				break;
-	}
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
 	return 0;
 }
 
@@ -643,10 +653,8 @@ static int save_trace(void)
 /* One .gcda under GCOV_ROOT, copied to the same path under /results/gcov. */
 static int copy_gcda(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-	char dest[4096], buf[65536];
+	char dest[4096];
 	size_t len = strlen(path);
-	ssize_t n;
-	int in, out;
 
 	(void)st;
 	(void)ftw;
@@ -656,15 +664,7 @@ static int copy_gcda(const char *path, const struct stat *st, int flag, struct F
 	    (int)sizeof(dest))
 		return 0;
 	make_dirs(dest);
-	in = open(path, O_RDONLY | O_CLOEXEC);
-	out = open(dest, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			break;
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
+	(void)copy_file(path, dest);
 	return 0;
 }
 
