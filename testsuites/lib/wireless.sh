@@ -304,10 +304,9 @@ wl__config () {
 	cat ${3:+"$3"} >>"$wl__conf"
 }
 
-# wl_ap NAME [FILE]: start hostapd on radio NAME with the configuration on
-# stdin (or in FILE); return once the AP is enabled. On failure, hostapd's
-# own error is shown from its log, and the test fails.
-wl_ap () {
+# wl__hostapd NAME [FILE]: start hostapd on radio NAME with its configuration
+# (wl__config), its log in the artifacts; wl_ap and wl_ap_start wait on it.
+wl__hostapd () {
 	wl__idle "$1" || return 1
 	wl__config "$1" hostapd "${2-}" || return 1
 	wl__ap_conf=$wl__conf
@@ -315,6 +314,13 @@ wl_ap () {
 	{ [ -d "$WL_HOSTAPD_DIR" ] || mkdir -p "$WL_HOSTAPD_DIR"; } &&
 	wl__start "$1" hostapd "$wl__ap_log" \
 		hostapd -dd -t -f "$wl__ap_log" "$wl__ap_conf" || return 1
+}
+
+# wl_ap NAME [FILE]: start hostapd on radio NAME with the configuration on
+# stdin (or in FILE); return once the AP is enabled. On failure, hostapd's
+# own error is shown from its log, and the test fails.
+wl_ap () {
+	wl__hostapd "$@" || return 1
 	# hostapd exits when its interface fails (AP-DISABLED), which ends the
 	# wait at once; the state line or event tells which way it went.
 	wl__got=$(wl_wait "$1" -w "$WL_START_TIMEOUT" -t "$WL_START_TIMEOUT" \
@@ -583,13 +589,7 @@ wl_link () {
 # DFS channel listens for radars (state=DFS, the CAC) before it beacons,
 # and ACS scans first. Wait for AP-ENABLED yourself.
 wl_ap_start () {
-	wl__idle "$1" || return 1
-	wl__config "$1" hostapd "${2-}" || return 1
-	wl__ap_conf=$wl__conf
-	wl__ap_log=$WL_ART/$WL_TAG-$1.hostapd.log
-	{ [ -d "$WL_HOSTAPD_DIR" ] || mkdir -p "$WL_HOSTAPD_DIR"; } &&
-	wl__start "$1" hostapd "$wl__ap_log" \
-		hostapd -dd -t -f "$wl__ap_log" "$wl__ap_conf" || return 1
+	wl__hostapd "$@" || return 1
 	wl_ctl "$1" -w "$WL_START_TIMEOUT" PING >/dev/null && return 0
 	say "wireless: hostapd on $1 did not come up"
 	wl__show_log "$wl__ap_log"
