@@ -250,7 +250,9 @@ int kselftest_source(const char *kernel_dir, char **tree, char **identity, struc
 	} else if (!strncmp(first, "source: tarball ", 16)) {
 		/*
 		 * kernel_cache.c extracts the tarball once into src/ID, ID
-		 * being the first 16 hex digits of the SHA-256 of this line.
+		 * being the first 16 hex digits of the SHA-256 of the inputs
+		 * that name the patched tree: the source line and the patch
+		 * lines after it, everything before "base: ".
 		 */
 		_cleanup_free_ char *root = cache_root();
 		_cleanup_free_ char *dir = NULL;
@@ -259,7 +261,11 @@ int kselftest_source(const char *kernel_dir, char **tree, char **identity, struc
 		char hex[65];
 		DIR *d;
 
-		hasher_add(h, first, flen);
+		const char *base = strstr(text, "\nbase: ");
+		_cleanup_free_ char *named =
+		    xstrndup(text, base ? (size_t)(base + 1 - text) : strlen(text));
+
+		hasher_add_str(h, named); /* as kernel_cache.c does: with the NUL */
 		hasher_final(h, hex);
 		dir = xasprintf("%s/src/%.16s", root, hex);
 		d = opendir(dir);
