@@ -1042,7 +1042,8 @@ static char *prepare_kselftest(struct session *s, const char *tree, const char *
 	if (read_file(kconfig_path, &kconfig, NULL) < 0)
 		kconfig = NULL;
 	if (kselftest_build(&ko, &dir, &built, &e) < 0 ||
-	    kselftest_suite(live_kselftest, target, tree, dir, s->o->mode, kconfig, &e) < 0)
+	    kselftest_suite(live_kselftest, target, tree, dir, s->o->mode, kconfig,
+			    s->kernel.has_cpu_cost, &e) < 0)
 		uerr_die(&e);
 	return kselftest_suite_name(target);
 }

@@ -37,22 +37,27 @@
 	"(the tick comes from a host signal the UML kernel takes for itself), so user CPU time "   \
 	"stays 0 and ITIMER_VIRTUAL never fires; the program waits for it forever (in every "      \
 	"time-travel mode)"
+/* What the programs that poll the clock need, said after each reason. */
+#define WHY_NO_COST                                                                                \
+	"; it runs under --time-travel=inf-cpu on a kernel with umlrun's syscall-cost patch "      \
+	"(uml-config/patches; not applied to a --kernel-src tree), each system call then "         \
+	"taking simulated time"
 #define WHY_THREADTEST                                                                             \
 	"UML limitation: 8 threads poll clock_gettime() while the main thread sleeps a second "    \
 	"at a time; under time travel a read advances the clock by 256 ns, so that second is 3.9 " \
-	"million system calls (about 7 minutes of wall time); runs with -t 1 under "               \
-	"--time-travel=off"
+	"million system calls (about 7 minutes of wall time)" WHY_NO_COST                          \
+	", and with -t 1 under --time-travel=off"
 #define WHY_TICK_CLOCKS                                                                            \
 	"UML limitation: they move only with the tick, and under inf-cpu a timer (the tick too) "  \
-	"fires only when the guest idles, which a program polling them never does; all run under " \
-	"--time-travel=off"
+	"fires only when the guest idles, which a program polling them never does" WHY_NO_COST
 #define WHY_RUNS_INCONSISTENCY                                                                     \
 	"UML limitation: runs ./inconsistency-check with budgets of its own "                      \
 	"(10 s per clock, 20 s, 600 s); under time travel each second of it is 3.9 million "       \
-	"clock reads"
+	"clock reads" WHY_NO_COST
 #define WHY_LEAPCRASH                                                                              \
 	"UML limitation: calls adjtimex() in a loop until 3 s of clock have passed, 20 times; "    \
-	"under time travel a call advances the clock by 256 ns: 230 million system calls"
+	"under time travel a call advances the clock by 256 ns: 230 million system "               \
+	"calls" WHY_NO_COST
 #define WHY_NO_RTC                                                                                 \
 	"missing kernel option: no RTC (CONFIG_RTC_CLASS and CONFIG_UML_RTC are off), so there "   \
 	"is no /dev/rtc0; --config=uml-config/kselftest/rtc.config adds them"
@@ -62,14 +67,15 @@
 	"program then tests nothing and exits 0"
 
 /*
- * inconsistency-check under time travel: its -t 1 polls until tv_sec moves
- * on, so started 2 ms before a second boundary it polls about 8000 reads
- * instead of up to 3.9 million. The sleep there is free under time travel
- * (timerprobe, in the guest's root). One clock per run, as each run ends
- * past the boundary the next one needs, each aligned on its own clock
- * (with an RTC, REALTIME starts at the RTC's fraction of a second, not
- * MONOTONIC's; TAI is REALTIME plus whole seconds, MONOTONIC_RAW moves with
- * MONOTONIC in a guest nothing adjusts before).
+ * inconsistency-check under basic time travel or on a kernel without the
+ * cost: its -t 1 polls until tv_sec moves on, so started 2 ms before a
+ * second boundary it polls about 8000 reads instead of up to 3.9 million.
+ * The sleep there is free under time travel (timerprobe, in the guest's
+ * root). One clock per run, as each run ends past the boundary the next
+ * one needs, each aligned on its own clock (with an RTC, REALTIME starts
+ * at the RTC's fraction of a second, not MONOTONIC's; TAI is REALTIME plus
+ * whole seconds, MONOTONIC_RAW moves with MONOTONIC in a guest nothing
+ * adjusts before).
  */
 #define INCONSISTENCY_BY_CLOCK                                                                     \
 	"\techo '# CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID, CLOCK_REALTIME_COARSE, "     \
@@ -85,27 +91,44 @@
 	"\tdone\n"                                                                                 \
 	"\t(exit $rc)\n"
 
+/*
+ * The simulated time each system call takes while a program that polls
+ * the clock runs as written (uml_syscall_cost_ns, our kernel patch): its
+ * budget of N seconds is then N / COST system calls. 10 ms keeps inside
+ * the 40 ms latency bound of nsleep-lat (which set-2038 runs): a relative
+ * sleep there measures about 1.1 cost, an absolute one 1 cost. 50 ms for
+ * the programs whose children check no upper bound: fewer calls, less
+ * wall time (the timers target: 75 simulated minutes in 19 s at -j2).
+ */
+#define COST_LATENCY_MS 10
+#define COST_POLL_MS	50
+
 static const struct ksft_rule {
 	const char *id;	  /* TARGET/PROG */
 	const char *skip; /* why it does not run under time travel, or NULL */
 	bool real_time;	  /* it runs with time travel off (with args) */
 	const char *args; /* what it runs with, or NULL */
-	/* Under time travel: shell commands that run it ($prog) instead. */
+	/* Under time travel without the cost: shell commands that run it ($prog). */
 	const char *tt_script;
 	/* The kernel option whose absence is the reason (skip applies only then). */
 	const char *needs;
+	/* Under inf-cpu with the cost: it runs as written, each call taking this. */
+	unsigned cost_ms;
 } rules[] = {
-	{ "timers/posix_timers", WHY_ITIMER_VIRTUAL, false, NULL, NULL, NULL },
+	{ "timers/posix_timers", WHY_ITIMER_VIRTUAL, false, NULL, NULL, NULL, 0 },
 	/* Their own budgets are 10 s per clock and 30 s: -t 1 keeps them short. */
-	{ "timers/inconsistency-check", NULL, true, "-t 1", INCONSISTENCY_BY_CLOCK, NULL },
-	{ "timers/threadtest", WHY_THREADTEST, true, "-t 1", NULL, NULL },
-	{ "timers/change_skew", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL },
-	{ "timers/set-2038", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL },
-	{ "timers/skew_consistency", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL },
-	{ "timers/clocksource-switch", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL },
-	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL, NULL },
-	{ "timers/rtcpie", WHY_NO_RTC, false, NULL, NULL, "CONFIG_UML_RTC" },
-	{ "timers/alarmtimer-suspend", WHY_NO_ALARM, false, NULL, NULL, "CONFIG_UML_RTC" },
+	{ "timers/inconsistency-check", NULL, true, "-t 1", INCONSISTENCY_BY_CLOCK, NULL,
+	  COST_POLL_MS },
+	{ "timers/threadtest", WHY_THREADTEST, true, "-t 1", NULL, NULL, COST_POLL_MS },
+	{ "timers/change_skew", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_POLL_MS },
+	{ "timers/set-2038", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_LATENCY_MS },
+	{ "timers/skew_consistency", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL,
+	  COST_POLL_MS },
+	{ "timers/clocksource-switch", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL,
+	  COST_POLL_MS },
+	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL, NULL, COST_POLL_MS },
+	{ "timers/rtcpie", WHY_NO_RTC, false, NULL, NULL, "CONFIG_UML_RTC", 0 },
+	{ "timers/alarmtimer-suspend", WHY_NO_ALARM, false, NULL, NULL, "CONFIG_UML_RTC", 0 },
 };
 
 /* Whether the kernel config text sets OPTION=y. */
@@ -120,24 +143,28 @@ static bool kconfig_has(const char *kconfig, const char *option)
 }
 
 const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mode,
-			   const char *kconfig, const char **args, const char **script)
+			   const char *kconfig, bool cost, struct ksft_how *how)
 {
-	*args = *script = NULL;
+	memset(how, 0, sizeof(*how));
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct ksft_rule *r = &rules[i];
 		size_t tl = strlen(target);
 
-		if (strncmp(rules[i].id, target, tl) || rules[i].id[tl] != '/' ||
-		    strcmp(rules[i].id + tl + 1, prog))
+		if (strncmp(r->id, target, tl) || r->id[tl] != '/' || strcmp(r->id + tl + 1, prog))
 			continue;
-		if (rules[i].needs && kconfig_has(kconfig, rules[i].needs))
+		if (r->needs && kconfig_has(kconfig, r->needs))
 			return NULL;
-		if (mode == TT_OFF && !rules[i].real_time)
-			return rules[i].skip;
-		*args = rules[i].args;
-		if (mode == TT_OFF)
+		if (mode == TT_OFF) {
+			how->args = r->args;
+			return r->real_time ? NULL : r->skip;
+		}
+		if (mode == TT_INF_CPU && cost && r->cost_ms) {
+			how->cost_ns = r->cost_ms * 1000000UL;
 			return NULL;
-		*script = rules[i].tt_script;
-		return rules[i].skip;
+		}
+		how->args = r->args;
+		how->script = r->tt_script;
+		return r->skip;
 	}
 	return NULL;
 }
@@ -613,7 +640,7 @@ static char *file_part(const char *rel)
  * diagnostics; its stderr stays on the console.
  */
 static void wrapper_text(struct strbuf *sb, const char *target, const char *suite, const char *rel,
-			 const char *args, const char *script, const char *skip)
+			 const struct ksft_how *how, const char *skip)
 {
 	_cleanup_free_ char *prog = file_part(rel);
 	_cleanup_free_ char *dir = xstrdup(rel);
@@ -652,14 +679,41 @@ static void wrapper_text(struct strbuf *sb, const char *target, const char *suit
 	sb_adds(sb, "echo '1..1'\n"
 		    "rcfile=\"${TMPDIR:-/tmp}/kselftest.$$.rc\"\n"
 		    "{\n");
-	if (script) {
+	if (how->script) {
 		sb_adds(sb, "\t{\n");
-		sb_adds(sb, script);
+		sb_adds(sb, how->script);
 		sb_adds(sb, "\t}");
+	} else if (how->cost_ns) {
+		/*
+		 * It polls the clock: each system call takes simulated time
+		 * while it runs (our kernel patch's knob), and after it the
+		 * cost is what it was (--cpu-cost's, or none). Its output waits
+		 * in a file until then: the cost is every process's, and the
+		 * loop below that reads the output as it comes (a byte per
+		 * system call) would add its calls to the program's sleeps
+		 * (nsleep-lat, run by set-2038, measured 50 ms of latency).
+		 */
+		sb_printf(sb,
+			  "\tknob=/sys/module/kernel/parameters/uml_syscall_cost_ns\n"
+			  "\techo '# it polls the clock: each system call takes %lu ns of "
+			  "simulated time while it runs (uml_syscall_cost_ns)'\n"
+			  "\told=$(cat \"$knob\")\n"
+			  "\tif echo %lu >\"$knob\"; then\n"
+			  "\t\tout=\"${TMPDIR:-/tmp}/kselftest.$$.out\"\n"
+			  "\t\t\"./$prog\"%s%s </dev/null >\"$out\"\n"
+			  "\t\trc=$?\n"
+			  "\t\techo \"$old\" >\"$knob\"\n"
+			  "\t\tcat \"$out\"\n"
+			  "\telse\n"
+			  "\t\trc=1\n"
+			  "\tfi\n"
+			  "\t(exit $rc)",
+			  how->cost_ns, how->cost_ns, how->args ? " " : "",
+			  how->args ? how->args : "");
 	} else {
 		sb_adds(sb, "\t\"./$prog\"");
-		if (args)
-			sb_printf(sb, " %s", args);
+		if (how->args)
+			sb_printf(sb, " %s", how->args);
 	}
 	sb_adds(sb,
 		" </dev/null\n"
@@ -699,7 +753,7 @@ static int write_text(const char *path, struct strbuf *sb, mode_t mode, struct u
 }
 
 int kselftest_suite(const char *suites, const char *target, const char *tree, const char *dir,
-		    enum tt_mode mode, const char *kconfig, struct uerr *e)
+		    enum tt_mode mode, const char *kconfig, bool cost, struct uerr *e)
 {
 	_cleanup_free_ char *name = kselftest_suite_name(target);
 	_cleanup_free_ char *suite = xasprintf("%s/%s", suites, name);
@@ -753,10 +807,10 @@ int kselftest_suite(const char *suites, const char *target, const char *tree, co
 	for (size_t i = 0; i < n; i++) {
 		_cleanup_free_ char *prog = file_part(progs[i]);
 		_cleanup_free_ char *path = xasprintf("%s/t%04zu-%s.sh", suite, i + 1, prog);
-		const char *args, *script;
-		const char *skip = kselftest_rule(target, prog, mode, kconfig, &args, &script);
+		struct ksft_how how;
+		const char *skip = kselftest_rule(target, prog, mode, kconfig, cost, &how);
 
-		wrapper_text(&sb, target, name, progs[i], args, script, skip);
+		wrapper_text(&sb, target, name, progs[i], &how, skip);
 		if (write_text(path, &sb, 0755, e) < 0)
 			goto out;
 	}

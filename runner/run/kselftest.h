@@ -74,9 +74,9 @@ int kselftest_build(const struct kselftest_build_opts *o, char **dir, bool *buil
 
 /* Writes SUITES/kselftest-TARGET/ for the build in dir (see above). kconfig: the
  * guest kernel's .config text (NULL: unknown), for the rules that depend
- * on an option. */
+ * on an option; cost: the kernel has umlrun's syscall-cost patch. */
 int kselftest_suite(const char *suites, const char *target, const char *tree, const char *dir,
-		    enum tt_mode mode, const char *kconfig, struct uerr *e);
+		    enum tt_mode mode, const char *kconfig, bool cost, struct uerr *e);
 
 /*
  * A new folder for the generated suites, under TMPDIR and named like a
@@ -103,12 +103,18 @@ long kselftest_timeout(const char *settings);
  * them, joined with " | " (NULL when there are none).
  */
 char *kselftest_error_lines(const char *log, size_t max);
+/* How a program runs: what kselftest_rule fills in. */
+struct ksft_how {
+	const char *args;      /* its arguments, NULL for none */
+	const char *script;    /* shell commands that run it instead ($prog names it) */
+	unsigned long cost_ns; /* uml_syscall_cost_ns while it runs, 0 for none */
+};
 /*
- * Why TARGET/PROG does not run in this mode (NULL: it runs), the
- * arguments it runs with (*args, NULL for none) and the shell commands
- * that run it instead (*script, NULL for none; $prog names it).
+ * Why TARGET/PROG does not run in this mode (NULL: it runs), and how it
+ * runs. cost: the kernel has umlrun's syscall-cost patch (its runtime
+ * knob, /sys/module/kernel/parameters/uml_syscall_cost_ns).
  */
 const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mode,
-			   const char *kconfig, const char **args, const char **script);
+			   const char *kconfig, bool cost, struct ksft_how *how);
 
 #endif

@@ -647,6 +647,17 @@ run "$umlrun" kselftest timers --results="$results" --filter='*-leap-a-day.sh' \
 	grep -q '"result": "skip"' "$results/latest/results.json" &&
 	! ls "$kcache" | grep -q 'tmp' && nothing_left
 check "umlrun kselftest runs timers' leap-a-day across a leap second and skips posix_timers, saying why"
+# The programs that poll the clock run as written with a cost per system
+# call: threadtest's 30 s of 8 polling threads, leapcrash's 20 leaps.
+run "$umlrun" kselftest timers --results="$results" --filter='*-threadtest.sh' \
+	--filter='*-leapcrash.sh'
+[ $rc -eq 0 ] && grep -q '^ok [12] kselftest-timers/t[0-9]*-threadtest.sh$' "$work/out" &&
+	grep -q '^ok [12] kselftest-timers/t[0-9]*-leapcrash.sh$' "$work/out" &&
+	grep -q '^        # it polls the clock: each system call takes 50000000 ns' "$work/out" &&
+	grep -q '^        # Testing consistency with 8 threads for 30 seconds: \[OK\]' "$work/out" &&
+	[ "$(grep -o '"sim_seconds": [0-9]*' "$results/latest/results.json" |
+		awk '$2 >= 30 { n++ } END { print n + 0 }')" -eq 2 ] && nothing_left
+check "umlrun kselftest runs the timers programs that poll the clock as written (threadtest, leapcrash), a cost on each system call"
 run "$umlrun" kselftest no-such-target --results="$results"
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "unknown target 'no-such-target'" "$work/err" &&
 	nothing_left
