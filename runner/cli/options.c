@@ -55,6 +55,7 @@ enum {
 	O_KPROBE_EVENT,
 	O_PROFILE,
 	O_GDB,
+	O_GDB_GUEST,
 	O_CPU_COST,
 };
 
@@ -86,6 +87,7 @@ static const struct option long_opts[] = {
 	{ "kprobe-event", required_argument, NULL, O_KPROBE_EVENT },
 	{ "profile", required_argument, NULL, O_PROFILE },
 	{ "gdb", optional_argument, NULL, O_GDB },
+	{ "gdb-guest", optional_argument, NULL, O_GDB_GUEST },
 	{ "cpu-cost", required_argument, NULL, O_CPU_COST },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "make-jobs", required_argument, NULL, O_MAKE_JOBS },
@@ -223,12 +225,17 @@ static const struct command_desc {
 	  "\n"
 	  "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure\n"
 	  "(build, boot, crash), 124 timeout, 128+N umlrun killed by signal N.\n" },
-	{ CMD_EXEC, "exec", BOOT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_GDB),
+	{ CMD_EXEC, "exec",
+	  BOOT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_GDB) | BIT(O_GDB_GUEST),
 	  "Usage: umlrun exec [OPTIONS] -- COMMAND [ARG...]\n"
 	  "Run one command in a guest under time travel, streaming its output, and\n"
 	  "exit with its status.\n"
 	  "\n" BOOT_HELP "  --timeout=SECONDS      simulated-time limit (default 600)\n"
 	  "  --wall-timeout=SECONDS wall-clock limit (default 120)\n" GDB_HELP
+	  "  --gdb-guest[=FILE]     COMMAND under gdbserver in the guest, the host's gdb\n"
+	  "                         on it over a serial line (time travel off unless\n"
+	  "                         --time-travel); with FILE, gdb's commands in batch\n"
+	  "                         mode\n"
 	  "  -h, --help             show this help\n" },
 	{ CMD_SHELL, "shell", BOOT_OPTS | BIT(O_GDB),
 	  "Usage: umlrun shell [OPTIONS]\n"
@@ -641,6 +648,12 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		o->gdb = true;
 		o->gdb_script = arg;
 		return 0;
+	case O_GDB_GUEST:
+		if (arg && !*arg)
+			return uerr_set(e, EXIT_USAGE, "--gdb-guest=FILE: the file name is empty");
+		o->gdb_guest = true;
+		o->gdb_guest_script = arg;
+		return 0;
 	case O_RANDOM_SEED:
 		if (strcmp(arg, "random")) {
 			char *end;
@@ -738,6 +751,9 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 	if (o->nplains && o->suite_dir)
 		return uerr_set(e, EXIT_USAGE,
 				"--plain and --suite-dir both name the suites; give one");
+	if (o->gdb && o->gdb_guest)
+		return uerr_set(e, EXIT_USAGE,
+				"--gdb debugs the kernel, --gdb-guest a guest program: give one");
 	if (o->gdb && o->cmd == CMD_RUN && (o->jobs > 1 || o->repeat > 1 || o->seeds || o->retry))
 		return uerr_set(
 		    e, EXIT_USAGE,

@@ -74,10 +74,12 @@ struct opts {
 	size_t ntrace_events;
 	char **kprobe_events; /* --kprobe-event SPECs (the kernel's kprobe_event=) */
 	size_t nkprobe_events;
-	const char *profile;	/* --profile=NAME: a debug kernel (profile.h) */
-	bool gdb;		/* --gdb[=FILE]: the kernel under the host's gdb */
-	const char *gdb_script; /* --gdb=FILE: gdb's commands, in batch mode */
-	bool seeds;		/* --seeds=A-B: one run per guest random seed */
+	const char *profile;	      /* --profile=NAME: a debug kernel (profile.h) */
+	bool gdb;		      /* --gdb[=FILE]: the kernel under the host's gdb */
+	const char *gdb_script;	      /* --gdb=FILE: gdb's commands, in batch mode */
+	bool gdb_guest;		      /* --gdb-guest[=FILE]: exec's command under gdbserver */
+	const char *gdb_guest_script; /* --gdb-guest=FILE: gdb's commands, in batch mode */
+	bool seeds;		      /* --seeds=A-B: one run per guest random seed */
 	unsigned long long seeds_from, seeds_to;
 	char **filters, **excludes; /* --filter/--exclude GLOBs */
 	size_t nfilters, nexcludes;

@@ -25,6 +25,7 @@
 #include "boot.h"
 #include "doctor.h"
 #include "gdb.h"
+#include "gdbserver.h"
 #include "html.h"
 #include "kernel_cache.h"
 #include "kselftest.h"
@@ -81,6 +82,8 @@ struct session {
 	char *kprobe_event;	/* the kernel's kprobe_event= (--kprobe-event), or NULL */
 	char *gdb;		/* --gdb: the host's gdb */
 	char *gdb_script;	/* --gdb=FILE, absolute */
+	char *gdb_guest;	/* --gdb-guest: the host's gdb */
+	char *gdb_guest_script; /* --gdb-guest=FILE, absolute */
 };
 
 static void find_project(struct session *s)
@@ -491,6 +494,8 @@ static void session_end(struct session *s)
 	free(s->kprobe_event);
 	free(s->gdb);
 	free(s->gdb_script);
+	free(s->gdb_guest);
+	free(s->gdb_guest_script);
 }
 
 /* --trace, --immediate and --run as the harness's own options, or NULL. */
@@ -858,6 +863,31 @@ static void check_gdb(struct session *s)
 	warn("--gdb: the guest runs unconfined, as gdb needs the host (docs/debugging.md)");
 }
 
+/*
+ * --gdb-guest: the host's gdb, a terminal or a script for it. Unlike
+ * --gdb the guest stays confined: gdb talks to gdbserver over a serial
+ * line (gdbserver.h), and only gdb runs on the host.
+ */
+static void check_gdb_guest(struct session *s)
+{
+	const struct opts *o = s->o;
+
+	if (!o->gdb_guest || s->gdb_guest)
+		return;
+	s->gdb_guest = gdb_find();
+	if (!s->gdb_guest)
+		die(EXIT_USAGE,
+		    "--gdb-guest: gdb is not installed; install it with 'apt-get install gdb'");
+	if (o->gdb_guest_script) {
+		s->gdb_guest_script = realpath(o->gdb_guest_script, NULL);
+		if (!s->gdb_guest_script)
+			die_sys(EXIT_USAGE, "--gdb-guest=%s", o->gdb_guest_script);
+	} else if (!isatty(0)) {
+		die(EXIT_USAGE, "--gdb-guest: stdin is not a terminal; give gdb's commands in a "
+				"file with --gdb-guest=FILE");
+	}
+}
+
 /* Before anything is built or written: the input must make sense. */
 static void check_inputs(struct session *s)
 {
@@ -865,6 +895,7 @@ static void check_inputs(struct session *s)
 	int64_t ignored;
 
 	check_gdb(s);
+	check_gdb_guest(s);
 	if (s->o->start && s->o->mode != TT_OFF && start_parse(s->o->start, &ignored, &e) < 0)
 		uerr_die(&e);
 	parse_mounts(s);
@@ -1456,6 +1487,9 @@ static void keep_exec_trace(const struct session *s)
 static int boot_one(const struct opts *o, char *const *argv, bool shell)
 {
 	struct session s = { .o = o };
+	struct gdbserver_line line = { .master = -1, .host = -1 };
+	char **gdb_guest_argv = NULL;
+	pid_t gdb_pid = -1;
 	struct guest_spec g;
 	struct guest_outcome out;
 	struct guest_io io = { shell ? NULL : pass_out, shell ? NULL : pass_err, NULL, NULL };
@@ -1465,6 +1499,9 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 	find_project(&s);
 	s.mode = o->mode;
 	check_inputs(&s);
+	if (o->gdb_guest && !o->mode_given)
+		note("--gdb-guest: time travel off (the guest idles while gdb waits); "
+		     "--time-travel=MODE to choose");
 	prepare_kernel(&s);
 	prepare_rootfs(&s);
 	resolve_start(&s);
@@ -1476,14 +1513,42 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 	g.argv = argv;
 	g.shell = shell;
 	g.sim_timeout = shell ? 0 : o->timeout ? o->timeout : TEST_TIMEOUT_DEFAULT;
+	if (o->gdb_guest) {
+		/* A person (or gdb's script) decides how long the program takes. */
+		if (gdbserver_line_open(&line, &e) < 0) {
+			session_end(&s);
+			uerr_die(&e);
+		}
+		g.argv = gdb_guest_argv = gdbserver_guest_argv(argv);
+		g.gdbserver_master = line.master;
+		g.sim_timeout = 0;
+		{
+			_cleanup_free_ char *sysroot = xasprintf("%s/root", s.stage.dir);
+
+			gdb_pid =
+			    gdbserver_gdb_start(&line, s.gdb_guest, s.gdb_guest_script, sysroot);
+		}
+		/* gdb's end of the line is gdb's alone (gdbserver.c says why). */
+		close(line.host);
+		line.host = -1;
+	}
 	if (guest_run(&g, &io,
-		      shell || o->gdb	? 0
-		      : o->wall_timeout ? o->wall_timeout
-					: TEST_WALL_TIMEOUT_DEFAULT,
+		      shell || o->gdb || o->gdb_guest ? 0
+		      : o->wall_timeout		      ? o->wall_timeout
+						      : TEST_WALL_TIMEOUT_DEFAULT,
 		      &out, &e) < 0) {
+		if (gdb_pid > 0)
+			kill(gdb_pid, SIGTERM);
 		session_end(&s);
 		die_doctor(&e);
 	}
+	if (gdb_pid > 0) {
+		/* The line closes with the guest: gdb sees the connection end. */
+		gdbserver_line_close(&line);
+		gdbserver_gdb_wait(gdb_pid, !s.gdb_guest_script);
+	}
+	gdbserver_line_close(&line);
+	strv_free(gdb_guest_argv);
 	keep_exec_trace(&s);
 	switch (out.end) {
 	case GUEST_REPORTED:
@@ -1517,7 +1582,16 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 
 static int cmd_exec(const struct opts *o)
 {
-	return boot_one(o, o->args, false);
+	struct opts dbg = *o;
+
+	/*
+	 * Under --gdb-guest the guest idles whenever gdbserver waits for gdb,
+	 * and under time travel idle time is skipped: the clock would race
+	 * ahead while a person thinks. Real time unless asked otherwise.
+	 */
+	if (o->gdb_guest && !o->mode_given)
+		dbg.mode = TT_OFF; /* boot_one says so */
+	return boot_one(&dbg, o->args, false);
 }
 
 static int cmd_shell(const struct opts *o)

@@ -2,6 +2,7 @@
 /* boot.c - the staging folder and the kernel command line. */
 #define _GNU_SOURCE
 #include "boot.h"
+#include "gdbserver.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -175,6 +176,9 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	strv_push(&v, &n, xstrdup("ssl0=null,fd:3"));
 	strv_push(&v, &n, xstrdup("ssl1=null,fd:4"));
 	strv_push(&v, &n, xstrdup("ssl2=null,fd:5"));
+	/* --gdb-guest: gdbserver's line, both ways (gdbserver.h). */
+	if (g->gdbserver_master)
+		strv_push(&v, &n, xasprintf("ssl3=fd:%d", GDBSERVER_FD));
 	/* Tests create the radios they need over netlink. */
 	strv_push(&v, &n, xstrdup("mac80211_hwsim.radios=0"));
 	strv_push(&v, &n, xasprintf("umlrun.mode=%s", tt_mode_name(g->mode)));

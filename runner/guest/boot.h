@@ -75,6 +75,8 @@ struct guest_spec {
 	/* --gdb: the host's gdb to run linux under (gdb.h), and its script or NULL. */
 	const char *gdb;
 	const char *gdb_script;
+	/* --gdb-guest: the master of gdbserver's line (gdbserver.h), 0 for none. */
+	int gdbserver_master;
 	bool gcov; /* --profile=gcov: init saves the kernel's .gcda files (umlrun.gcov=1) */
 };
 

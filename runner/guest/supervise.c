@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "supervise.h"
 #include "gdb.h"
+#include "gdbserver.h"
 #include "profile.h"
 
 #include <fcntl.h>
@@ -384,6 +385,8 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 	int fds[6];
 	/* Under gdb (gdb.h) the console moves to fd 6 and gdb takes 0-2. */
 	int con = g->gdb ? fcntl(ch[CH_CON].guest, F_DUPFD, 10) : -1;
+	/* --gdb-guest (never with --gdb): gdbserver's line moves to fd 6. */
+	int line = g->gdbserver_master ? fcntl(g->gdbserver_master, F_DUPFD, 10) : -1;
 
 	pin_to_one_cpu(g->index);
 	setpgid(0, 0);
@@ -417,7 +420,9 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 			_exit(126);
 	if (con >= 0 && dup2(con, GDB_CONSOLE_FD) < 0)
 		_exit(126);
-	closefrom(con >= 0 ? GDB_CONSOLE_FD + 1 : 6);
+	if (line >= 0 && dup2(line, GDBSERVER_FD) < 0)
+		_exit(126);
+	closefrom(con >= 0 || line >= 0 ? 7 : 6);
 	/*
 	 * The jail first, while still root; from here on linux sees only its
 	 * stage (and finds it at CONFINE_JAIL_STAGE). getpid() is 1 only in

@@ -28,6 +28,13 @@ run() {
 }
 results=$work/results
 R="--results=$results --suite-dir=$suites"
+# nothing_left_here: no guest, gdb or staging folder of this script's survives.
+nothing_left_here() {
+	left=$(pgrep -af "$TMPDIR/umlrun"; ls -A "$TMPDIR")
+	[ -z "$left" ] && return 0
+	echo "$left" | sed 's/^/# left: /'
+	return 1
+}
 
 echo "TAP version 13"
 "$umlrun" build >"$work/build.log" 2>&1 || {
@@ -54,6 +61,15 @@ check "--gdb without gdb installed exits 2 with the apt-get line"
 run "$umlrun" exec --gdb -- true </dev/null
 [ $rc -eq 2 ] && grep -q "not a terminal" "$work/err"
 check "--gdb without a terminal or a script exits 2"
+run env PATH="$work/nogdb" "$umlrun" exec --gdb-guest=/dev/null -- true
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "apt-get install gdb" "$work/err"
+check "--gdb-guest without gdb installed exits 2 with the apt-get line"
+run "$umlrun" exec --gdb-guest -- true </dev/null
+[ $rc -eq 2 ] && grep -q "not a terminal" "$work/err"
+check "--gdb-guest without a terminal or a script exits 2"
+run "$umlrun" exec --gdb=/dev/null --gdb-guest=/dev/null -- true
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "give one" "$work/err"
+check "--gdb with --gdb-guest exits 2 with one line"
 
 # ---- a kernel report fails the test ----
 run "$umlrun" run $R itrace/t0002-report.sh
@@ -137,5 +153,28 @@ check "exec --gdb=FILE runs the kernel under gdb, stopped at kernel_init"
 check "the simulated clock stands still while gdb holds the kernel"
 grep -q "hit Breakpoint 2, hrtimer_wakeup" "$work/err" && grep -q '^100.00 ' "$work/out"
 check "a breakpoint in an hrtimer callback; the guest's clock as without gdb"
+
+
+# ---- gdb on a guest program: gdbserver in the guest, a serial line ----
+cat >"$work/guest.gdb" <<'EOF2'
+break main
+continue
+info registers rip
+continue
+EOF2
+run "$umlrun" exec --gdb-guest="$work/guest.gdb" -- timerprobe now
+[ $rc -eq 0 ] && grep -q "^Breakpoint 1, 0x[0-9a-f]* in main ()" "$work/err" &&
+	grep -q "^rip  *0x[0-9a-f]*  *0x[0-9a-f]* <main>" "$work/err" &&
+	grep -q "^\[Inferior 1 (process [0-9]*) exited normally\]" "$work/err" &&
+	grep -q "^monotonic_ns=" "$work/out" && nothing_left_here
+check "exec --gdb-guest=FILE: gdb breaks in a guest program's main, the program runs to its end"
+printf 'continue
+' >"$work/cont.gdb"
+run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- sh -c 'echo hi; exit 3'
+[ $rc -eq 3 ] && grep -q "^hi$" "$work/out" && nothing_left_here
+check "exec --gdb-guest exits with the program's status, not gdbserver's"
+run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- /no/such/program
+[ $rc -eq 127 ] && nothing_left_here
+check "exec --gdb-guest of a program that does not exist exits 127, nothing left behind"
 
 tap_done

@@ -31,8 +31,16 @@ run() {
 	rc=$?
 }
 
+profiles=${*:-hardened kasan lockdep gcov}
+# gcov's report is made with Debian's lcov: installed as the other packages are.
+case " $profiles " in
+*" gcov "*)
+	echo lcov >"$work/packages"
+	UMLRUN_PACKAGES="$work/packages" sh "$top/tests/deps.sh" || exit 3
+	;;
+esac
 echo "TAP version 13"
-for p in ${*:-hardened kasan lockdep gcov}; do
+for p in $profiles; do
 	run "$umlrun" build --profile="$p"
 	[ $rc -eq 0 ] && grep -q "^kernel: " "$work/out"
 	check "--profile=$p: the kernel builds, every option of its fragment survived"

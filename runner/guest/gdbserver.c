@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+/* gdbserver.c - the line between gdbserver in the guest and gdb on the host. */
+#define _GNU_SOURCE
+#include "gdbserver.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* How long a script's gdb may take to end once the guest has. */
+#define GDB_GRACE_MS 5000
+
+int gdbserver_line_open(struct gdbserver_line *l, struct uerr *e)
+{
+	int sv[2];
+
+	l->master = l->host = -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return uerr_sys(e, EXIT_INFRA, "--gdb-guest: cannot make gdbserver's line");
+	l->master = sv[0];
+	l->host = sv[1];
+	return 0;
+}
+
+void gdbserver_line_close(struct gdbserver_line *l)
+{
+	if (l->master >= 0)
+		close(l->master);
+	if (l->host >= 0)
+		close(l->host);
+	l->master = l->host = -1;
+}
+
+char **gdbserver_guest_argv(char *const *argv)
+{
+	/*
+	 * fd 9 holds the line open and raw from before the first byte to the
+	 * end (gdbserver opens it again); the program does not inherit it.
+	 * SIGHUP is ignored: the line becomes the job's terminal, and its
+	 * hangup at the end is how gdbserver learns gdb has gone. gdbserver
+	 * exits 0 whatever its program did, so the status comes from its
+	 * "Child exited" line (its stderr passes through on the way): 128+N
+	 * for a signal, the shell's status for a program that cannot start
+	 * (gdbserver starts it with a shell), 137 when gdb
+	 * killed it (quit while it ran).
+	 */
+	static const char script[] =
+	    "trap '' HUP\n"
+	    "exec 9<>" GDBSERVER_TTY " && stty raw -echo <&9 &&\n"
+	    "\tprintf '" GDBSERVER_READY "' >&9 || exit 125\n"
+	    "rc=\"${TMPDIR:-/tmp}/gdb-guest.$$\"\n"
+	    "echo 137 >\"$rc\"\n"
+	    "{ gdbserver --once " GDBSERVER_TTY " \"$@\" 9>&- 2>&1 >&3 3>&- |\n"
+	    "\twhile IFS= read -r l; do\n"
+	    "\t\tprintf '%s\\n' \"$l\" >&2\n"
+	    "\t\tcase $l in\n"
+	    "\t\t'Child exited with status '*) echo \"${l##* }\" >\"$rc\" ;;\n"
+	    "\t\t'During startup program exited with code '*) s=${l##* } && echo \"${s%.}\" "
+	    ">\"$rc\" ;;\n"
+	    "\t\t'Child terminated with signal = '*) s=${l#*= } && echo $((128 + ${s%% *})) "
+	    ">\"$rc\" ;;\n"
+	    "\t\tesac\n"
+	    "\tdone; } 3>&1\n"
+	    "exit \"$(cat \"$rc\")\"\n";
+	size_t n = 0;
+	char **v;
+
+	while (argv[n])
+		n++;
+	v = xmalloc((n + 5) * sizeof(*v));
+	v[0] = xstrdup("/bin/sh");
+	v[1] = xstrdup("-c");
+	v[2] = xstrdup(script);
+	v[3] = xstrdup("gdb-guest");
+	for (size_t i = 0; i < n; i++)
+		v[4 + i] = xstrdup(argv[i]);
+	v[4 + n] = NULL;
+	return v;
+}
+
+/* The terminal's foreground group becomes ours (SIGTTOU blocked: we may be in the background). */
+static void terminal_take(void)
+{
+	sigset_t ttou, old;
+
+	if (!isatty(0))
+		return;
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, &old);
+	tcsetpgrp(0, getpgrp());
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* In the child: read the line until the guest says gdbserver is starting. */
+static bool wait_ready(int fd)
+{
+	const char *want = GDBSERVER_READY;
+	size_t matched = 0, len = strlen(want);
+
+	while (matched < len) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		char c;
+		ssize_t r;
+
+		if (poll(&p, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return false;
+		}
+		r = read(fd, &c, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) /* EIO: linux closed the master, the guest has ended */
+			return false;
+		matched = c == want[matched] ? matched + 1 : c == want[0] ? 1 : 0;
+	}
+	return true;
+}
+
+/* gdb (argv), then the request above; gdb's exit status. */
+static int run_gdb(int line, const char *gdb, const char *const *argv)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		execv(gdb, (char **)argv);
+		dprintf(2, "%s: cannot run %s: %s\n", prog_name, gdb, strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		return 126;
+	/* ^C and ^\ are gdb's (it stops the program with them), not ours. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 126;
+	/*
+	 * The line's end, for every process that holds it (gdb's relay too):
+	 * linux reads EOF, UML hangs the guest's line up, and gdbserver, which
+	 * ends only when its line fails, exits.
+	 */
+	shutdown(line, SHUT_RDWR);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 126;
+}
+
+pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const char *script,
+			  const char *sysroot)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	{
+		/*
+		 * gdb reads and writes a pipe to a command of its own: two cats
+		 * between it and the line, which gdb's shell finds on fd 5.
+		 */
+		const char *target = "target remote | cat <&5 & exec cat >&5";
+		_cleanup_free_ char *root = xasprintf("set sysroot %s", sysroot);
+		const char *argv[16];
+		size_t n = 0;
+		sigset_t none;
+
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		close(l->master); /* linux's copy alone: its end is the line's end */
+		setpgid(0, 0);
+		if (!wait_ready(l->host)) {
+			dprintf(2, "%s: --gdb-guest: the guest ended before gdbserver started\n",
+				prog_name);
+			_exit(3);
+		}
+		if (script) {
+			int null = open("/dev/null", O_RDONLY);
+
+			if (null < 0 || dup2(null, 0) < 0 || dup2(2, 1) < 0)
+				_exit(126);
+		} else {
+			/* The terminal is gdb's now. */
+			terminal_take();
+		}
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		if (dup2(l->host, 5) < 0 || fcntl(5, F_SETFD, 0) < 0)
+			_exit(126);
+		argv[n++] = gdb;
+		argv[n++] = "-q";
+		if (script)
+			argv[n++] = "-batch";
+		argv[n++] = "-ex";
+		argv[n++] = "set pagination off";
+		/* A guest with time travel off answers in its own time. */
+		argv[n++] = "-ex";
+		argv[n++] = "set remotetimeout 30";
+		/*
+		 * The program and its libraries from the staged root on the host,
+		 * not over the line (gdb's default, target:): megabytes through a
+		 * serial line, and gdb 13 tripped on its own assertions there.
+		 */
+		argv[n++] = "-ex";
+		argv[n++] = root;
+		argv[n++] = "-ex";
+		argv[n++] = target;
+		if (script) {
+			argv[n++] = "-x";
+			argv[n++] = script;
+		}
+		argv[n] = NULL;
+		_exit(run_gdb(l->host, gdb, argv));
+	}
+}
+
+int gdbserver_gdb_wait(pid_t pid, bool terminal)
+{
+	int status;
+	pid_t r;
+
+	/*
+	 * A person quits gdb in their own time. A script's gdb has seen the
+	 * line end with the guest, and its pipe command (the relay) can keep
+	 * gdb 13 polling after "Remote connection closed": a grace of
+	 * GDB_GRACE_MS, then its group is killed.
+	 */
+	for (int waited = 0; !terminal && waited < GDB_GRACE_MS; waited += 50) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		usleep(50 * 1000);
+	}
+	if (!terminal)
+		kill(-pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (terminal)
+		terminal_take();
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}

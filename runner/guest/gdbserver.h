@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gdbserver.h - a guest program under Debian's gdbserver, the host's gdb
+ * on it (umlrun exec --gdb-guest).
+ *
+ * The line between them is a host socket pair: one end is the guest's
+ * fourth serial line (ssl3=fd:GDBSERVER_FD, the guest's /dev/ttyS3), the
+ * other reaches gdb through a pipe command of gdb's own (target remote |
+ * two cats). The guest's end is raw before any byte crosses: the command
+ * that starts gdbserver holds the line open, raw, for the whole run. It
+ * writes GDBSERVER_READY on the line just before it starts gdbserver; gdb
+ * starts when umlrun has read it, so its first packet never meets a line
+ * nobody listens on. When gdb exits umlrun shuts the line down, the
+ * guest's line hangs up and gdbserver exits with it. The guest kernel
+ * stays confined: only gdb runs on the host, and it talks to the guest
+ * through the line alone.
+ */
+#ifndef UMLRUN_GDBSERVER_H
+#define UMLRUN_GDBSERVER_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+/* The fd linux finds the line's guest end on (the console's under --gdb). */
+#define GDBSERVER_FD 6
+/* The guest's end of the line. */
+#define GDBSERVER_TTY "/dev/ttyS3"
+/* What the guest writes on the line when gdbserver is about to listen. */
+#define GDBSERVER_READY "umlrun-gdbserver-ready\n"
+
+struct gdbserver_line {
+	int master; /* the guest's end, for linux (ssl3=fd:GDBSERVER_FD) */
+	int host;   /* gdb's end */
+};
+
+/* The pair, both ends close-on-exec. */
+int gdbserver_line_open(struct gdbserver_line *l, struct uerr *e);
+void gdbserver_line_close(struct gdbserver_line *l);
+
+/* The guest's command: argv (COMMAND ARG...) under gdbserver on GDBSERVER_TTY. */
+char **gdbserver_guest_argv(char *const *argv);
+
+/*
+ * Starts the host's gdb (path gdb) in a process group of its own: it
+ * waits for GDBSERVER_READY on the line, then runs gdb connected to it,
+ * with the program's files from sysroot (the staged root). With script,
+ * gdb runs its commands in batch mode (stdin /dev/null, output on
+ * stderr); without, gdb gets the terminal. Returns its pid.
+ */
+pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const char *script,
+			  const char *sysroot);
+/*
+ * Waits for it (gdb ends with the guest's program, or when a person
+ * quits it) and takes the terminal back. Its exit status, or -1.
+ */
+int gdbserver_gdb_wait(pid_t pid, bool terminal);
+
+#endif
