@@ -253,23 +253,42 @@ static char *only_subdir(const char *dir)
 	return sub;
 }
 
-static char **patch_list(const char *config_dir, size_t *n)
+/* The .patch files of dir, in name order, appended to v (n of them). */
+static void patches_of(const char *dir, char ***v, size_t *n)
 {
-	_cleanup_free_ char *dir = xasprintf("%s/patches", config_dir);
 	struct dirent **names = NULL;
 	int count = scandir(dir, &names, NULL, alphasort);
-	char **v;
 
-	*n = 0;
-	v = xcalloc(count > 0 ? (size_t)count + 1 : 1, sizeof(char *));
 	for (int i = 0; i < count; i++) {
 		size_t l = strlen(names[i]->d_name);
 
-		if (l > 6 && !strcmp(names[i]->d_name + l - 6, ".patch"))
-			v[(*n)++] = xasprintf("%s/%s", dir, names[i]->d_name);
+		if (l > 6 && !strcmp(names[i]->d_name + l - 6, ".patch")) {
+			*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+			(*v)[(*n)++] = xasprintf("%s/%s", dir, names[i]->d_name);
+			(*v)[*n] = NULL;
+		}
 		free(names[i]);
 	}
 	free(names);
+}
+
+/*
+ * Our patches: every patches/NAME.patch for every version, then each
+ * patches/SERIES/NAME.patch for that version only (a fix its code needs and
+ * newer versions have, or lack the code for).
+ */
+static char **patch_list(const char *config_dir, const char *series, size_t *n)
+{
+	_cleanup_free_ char *dir = xasprintf("%s/patches", config_dir);
+	char **v = xcalloc(1, sizeof(char *));
+
+	*n = 0;
+	patches_of(dir, &v, n);
+	if (series) {
+		_cleanup_free_ char *sub = xasprintf("%s/%s", dir, series);
+
+		patches_of(sub, &v, n);
+	}
 	return v;
 }
 
@@ -622,7 +641,9 @@ static int plan_patches(const struct kernel_opts *o, struct kernel_plan *p, stru
 
 	if (o->src)
 		return 0;
-	p->patches = patch_list(o->config_dir, &p->npatches);
+	size_t skip = strlen(o->config_dir) + strlen("/patches/");
+
+	p->patches = patch_list(o->config_dir, o->series, &p->npatches);
 	for (size_t i = 0; i < p->npatches; i++) {
 		h = hasher_new();
 		if (hasher_add_file(h, p->patches[i]) < 0) {
@@ -630,7 +651,8 @@ static int plan_patches(const struct kernel_opts *o, struct kernel_plan *p, stru
 			return uerr_sys(e, EXIT_INFRA, "kernel patch %s", p->patches[i]);
 		}
 		hasher_final(h, hex);
-		sb_printf(inputs, "patch: %s sha256=%s\n", strrchr(p->patches[i], '/') + 1, hex);
+		/* By its name under patches/ (SERIES/NAME for a version's own). */
+		sb_printf(inputs, "patch: %s sha256=%s\n", p->patches[i] + skip, hex);
 	}
 	h = hasher_new();
 	hasher_add_str(h, inputs->buf);

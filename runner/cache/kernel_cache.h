@@ -40,8 +40,9 @@ struct kernel_opts {
 	const char *src;		      /* --kernel-src, or NULL for the Debian tarball */
 	const char *tarball;		      /* the Debian tarball's path */
 	const struct kernel_version *version; /* where a missing tarball comes from */
-	const char *fetch_script;	      /* uml-config/fetch-source.sh */
-	char **fragments;		      /* --config FRAGMENT, in order */
+	const char *series;	  /* "6.1", "6.12", "7.2": whose uml-config/patches/SERIES/ apply */
+	const char *fetch_script; /* uml-config/fetch-source.sh */
+	char **fragments;	  /* --config FRAGMENT, in order */
 	size_t nfragments;
 	/*
 	 * --profile: its fragment (uml-config/profiles/NAME.config), merged

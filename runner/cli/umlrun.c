@@ -177,6 +177,7 @@ static struct kernel_opts kernel_opts_of(struct session *s, const char *config_d
 		.tarball = s->tarball,
 		/* The variable names a tarball of the user's: never fetch over it. */
 		.version = env && *env ? NULL : v,
+		.series = v ? v->name : NULL,
 		.fetch_script = s->fetch_script,
 		.fragments = o->configs,
 		.nfragments = o->nconfigs,

@@ -262,11 +262,36 @@ static void test_tree_key(void)
 	free(k);
 }
 
+/* patches/NAME.patch go to every version, patches/SERIES/NAME.patch to SERIES only. */
+static void test_series_patches(void)
+{
+	_cleanup_free_ char *config_dir = path_of("pcfg");
+	_cleanup_free_ char *tarball = path_of("linux-source-6.1.tar.xz");
+	struct kernel_opts o = { .tarball = tarball, .config_dir = config_dir };
+	_cleanup_free_ char *none = NULL;
+	_cleanup_free_ char *all = NULL;
+	_cleanup_free_ char *v61 = NULL;
+	_cleanup_free_ char *v612 = NULL;
+
+	put("pcfg/base.config", "CONFIG_UML_TIME_TRAVEL_SUPPORT=y\n");
+	none = key_of(&o);
+	put("pcfg/patches/0001-all.patch", "--- a/x\n+++ b/x\n");
+	all = key_of(&o);
+	ok(is_key(all) && strcmp(all, none), "patches: one for every version changes the key");
+	put("pcfg/patches/6.1/0002-old.patch", "--- a/y\n+++ b/y\n");
+	o.series = "6.1";
+	v61 = key_of(&o);
+	ok(is_key(v61) && strcmp(v61, all), "patches: 6.1's own patch changes 6.1's key");
+	o.series = "6.12";
+	v612 = key_of(&o);
+	is_str(v612, all, "patches: 6.1's own patch leaves 6.12's key alone");
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/umlrun-cachekey.XXXXXX";
 
-	plan(33);
+	plan(36);
 	if (!mkdtemp(tmpl)) {
 		ok(false, "mkdtemp");
 		return done_testing();
@@ -275,6 +300,7 @@ int main(void)
 	test_tarball_key();
 	test_errors();
 	test_tree_key();
+	test_series_patches();
 	rm_rf(tmp);
 	return done_testing();
 }
