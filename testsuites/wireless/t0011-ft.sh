@@ -5,8 +5,8 @@ test_description='fast BSS transition (802.11r): FT-PSK and FT-SAE over the air,
 
 # Two BSSes of one mobility domain on one radio, run by one hostapd: its
 # RRB messages (PMK-R1 pull and push, FT over the DS) go straight from one
-# BSS to the other in the process, as between two APs on one DS. The
-# guest kernel has no bridge for a wired DS between namespaces.
+# BSS to the other in the process, as between two APs on one DS (t0032
+# has two APs on a bridged cable, for FT over the DS).
 #
 # ft_conf AKM EXTRA: the configuration of BSS ap0 and its sister ap0b
 # (BSSID ap0 + 1), EXTRA lines in both. Sets bss1 and bss2.
