@@ -1,0 +1,80 @@
+#!/bin/sh
+test_description='Wi-Fi P2P: discovery, group formation with push button, data in the group, the GO ending the session'
+. ../lib/harness.sh
+. "$HARNESS_SUITE_DIR/../lib/wireless.sh"
+
+# p2p_dev NAME DEVNAME: wpa_supplicant on NAME as a P2P device called
+# DEVNAME, everything on channel 1 (social and operating), the group on
+# the radio's own interface (p2p_no_group_iface). P2P management runs on
+# that interface too: hwsim radios made without --p2p-device have no
+# dedicated P2P device. P2P_GLOBAL, if set, is one more global line. Sets
+# NAME's P2P device address in p2p_NAME.
+p2p_dev () {
+	printf '%s\n' "device_name=$2" p2p_no_group_iface=1 ${P2P_GLOBAL-} \
+		p2p_listen_reg_class=81 p2p_listen_channel=1 \
+		p2p_oper_reg_class=81 p2p_oper_channel=1 >"$1.conf" &&
+	wl_sta "$1" "$1.conf" &&
+	p2p_a=$(wl_status "$1" p2p_device_address) &&
+	test -n "$p2p_a" &&
+	eval "p2p_$1=\$p2p_a"
+}
+
+# p2p_group: sta0 finds sta1 (which only listens), asks it to form a
+# group by push button with GO intent 15; sta1 accepts with intent 0.
+# Each step waits with the command that causes it given to wpactl (-c,
+# -x), so that no event comes before its wait. sta1's own events are
+# read from its log afterwards.
+p2p_group () {
+	p2p_dev sta0 umlrun-a &&
+	p2p_dev sta1 umlrun-b &&
+	wl_ctl sta1 P2P_LISTEN >/dev/null &&
+	wl_wait sta0 -t 30 -c P2P_FIND "P2P-DEVICE-FOUND $p2p_sta1" >found &&
+	grep -q "name='umlrun-b'" found &&
+	wl_wait sta1 -t 30 -x "wpactl -p $WL_WPAS_DIR -i sta0 P2P_CONNECT $p2p_sta1 pbc go_intent=15" \
+		"P2P-GO-NEG-REQUEST $p2p_sta0" >/dev/null &&
+	wl_wait sta0 -t 30 -x "wpactl -p $WL_WPAS_DIR -i sta1 P2P_CONNECT $p2p_sta0 pbc go_intent=0" \
+		"P2P-GROUP-STARTED sta0 GO" >go.started &&
+	wl_connected sta1 &&
+	grep "P2P-GROUP-STARTED sta1 client" "$(wl_log sta1)" >client.started
+}
+
+test_expect_success 'discovery, then a group by push button: sta0 the GO, sta1 its client' '
+	wl_setup &&
+	wl_radios sta0 sta1 &&
+	p2p_group &&
+	grep -q "ssid=\"DIRECT-" go.started &&
+	grep -q "freq=2412" client.started &&
+	test "$(wl_status sta1 wpa_state)" = COMPLETED &&
+	test "$(wl_status sta1 key_mgmt)" = WPA2-PSK
+'
+
+test_expect_success 'data in the group, then the GO ends the session and the client leaves' '
+	wl_setup &&
+	wl_radios sta0 sta1 &&
+	p2p_group &&
+	wl_ip sta0 192.168.49.1/24 &&
+	wl_ip sta1 192.168.49.2/24 &&
+	wl_ping sta1 192.168.49.1 &&
+	# The GO removes its group while sta1 is already listening (-x).
+	wl_wait sta1 -t 30 -x "wpactl -p $WL_WPAS_DIR -i sta0 P2P_GROUP_REMOVE sta0" \
+		"P2P-GROUP-REMOVED sta1 client" >removed &&
+	grep -q "reason=GO_ENDING_SESSION" removed
+'
+
+test_expect_success 'the GO gone: the client removes its group p2p_group_idle (5 s) after losing its beacons' '
+	wl_setup &&
+	wl_radios sta0 sta1 &&
+	P2P_GLOBAL=p2p_group_idle=5 &&
+	p2p_group &&
+	P2P_GLOBAL= &&
+	t0=$(wl_uptime) &&
+	wl_wait sta1 -T -t 120 -x "$(wl_range_cmd sta0 off)" \
+		"P2P-GROUP-REMOVED sta1 client" >removed &&
+	grep -q "reason=IDLE" removed &&
+	# The link goes first (beacon loss, about 1.5 s), then 5 s of idle
+	# group (a client caps it at 10 s, P2P_MAX_CLIENT_IDLE).
+	awk -v a="$t0" "{ d = \$1 - a; exit !(d >= 5 && d < 10) }" removed &&
+	grep -q "P2P: Set P2P group idle timeout to 5 seconds" "$(wl_log sta1)"
+'
+
+test_done
