@@ -838,6 +838,27 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 }
 
 /*
+ * OPT (--gdb or --gdb-guest): the host's gdb, in *gdb, and its script as
+ * an absolute path in *abs, or a terminal for gdb when there is none.
+ */
+static void find_gdb(const char *opt, const char *script, char **gdb, char **abs)
+{
+	*gdb = gdb_find();
+	if (!*gdb)
+		die(EXIT_USAGE, "%s: gdb is not installed; install it with 'apt-get install gdb'",
+		    opt);
+	if (script) {
+		*abs = realpath(script, NULL);
+		if (!*abs)
+			die_sys(EXIT_USAGE, "%s=%s", opt, script);
+	} else if (!isatty(0)) {
+		die(EXIT_USAGE,
+		    "%s: stdin is not a terminal; give gdb's commands in a file with %s=FILE", opt,
+		    opt);
+	}
+}
+
+/*
  * --gdb: the host's gdb, a terminal or a script for it. gdb and the kernel
  * it debugs need the host (gdb's own files, ptrace), so the guest runs
  * unconfined, and says so: a debugging session runs a test you chose.
@@ -848,26 +869,14 @@ static void check_gdb(struct session *s)
 
 	if (!o->gdb || s->gdb)
 		return;
-	s->gdb = gdb_find();
-	if (!s->gdb)
-		die(EXIT_USAGE,
-		    "--gdb: gdb is not installed; install it with 'apt-get install gdb'");
-	if (o->gdb_script) {
-		s->gdb_script = realpath(o->gdb_script, NULL);
-		if (!s->gdb_script)
-			die_sys(EXIT_USAGE, "--gdb=%s", o->gdb_script);
-	} else if (!isatty(0)) {
-		die(EXIT_USAGE, "--gdb: stdin is not a terminal; give gdb's commands in a file "
-				"with --gdb=FILE");
-	}
+	find_gdb("--gdb", o->gdb_script, &s->gdb, &s->gdb_script);
 	setenv("UMLRUN_CONFINE", "none", 1);
 	warn("--gdb: the guest runs unconfined, as gdb needs the host (docs/debugging.md)");
 }
 
 /*
- * --gdb-guest: the host's gdb, a terminal or a script for it. Unlike
- * --gdb the guest stays confined: gdb talks to gdbserver over a serial
- * line (gdbserver.h), and only gdb runs on the host.
+ * --gdb-guest: the same, but the guest stays confined: gdb talks to
+ * gdbserver over a serial line (gdbserver.h), and only gdb runs on the host.
  */
 static void check_gdb_guest(struct session *s)
 {
@@ -875,18 +884,7 @@ static void check_gdb_guest(struct session *s)
 
 	if (!o->gdb_guest || s->gdb_guest)
 		return;
-	s->gdb_guest = gdb_find();
-	if (!s->gdb_guest)
-		die(EXIT_USAGE,
-		    "--gdb-guest: gdb is not installed; install it with 'apt-get install gdb'");
-	if (o->gdb_guest_script) {
-		s->gdb_guest_script = realpath(o->gdb_guest_script, NULL);
-		if (!s->gdb_guest_script)
-			die_sys(EXIT_USAGE, "--gdb-guest=%s", o->gdb_guest_script);
-	} else if (!isatty(0)) {
-		die(EXIT_USAGE, "--gdb-guest: stdin is not a terminal; give gdb's commands in a "
-				"file with --gdb-guest=FILE");
-	}
+	find_gdb("--gdb-guest", o->gdb_guest_script, &s->gdb_guest, &s->gdb_guest_script);
 }
 
 /* Before anything is built or written: the input must make sense. */

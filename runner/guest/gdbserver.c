@@ -2,6 +2,7 @@
 /* gdbserver.c - the line between gdbserver in the guest and gdb on the host. */
 #define _GNU_SOURCE
 #include "gdbserver.h"
+#include "supervise.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -86,20 +87,6 @@ char **gdbserver_guest_argv(char *const *argv)
 	return v;
 }
 
-/* The terminal's foreground group becomes ours (SIGTTOU blocked: we may be in the background). */
-static void terminal_take(void)
-{
-	sigset_t ttou, old;
-
-	if (!isatty(0))
-		return;
-	sigemptyset(&ttou);
-	sigaddset(&ttou, SIGTTOU);
-	sigprocmask(SIG_BLOCK, &ttou, &old);
-	tcsetpgrp(0, getpgrp());
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
 /* In the child: read the line until the guest says gdbserver is starting. */
 static bool wait_ready(int fd)
 {
@@ -126,7 +113,7 @@ static bool wait_ready(int fd)
 	return true;
 }
 
-/* gdb (argv), then the request above; gdb's exit status. */
+/* gdb (argv), then the line shut down; gdb's exit status. */
 static int run_gdb(int line, const char *gdb, const char *const *argv)
 {
 	pid_t pid = fork();
@@ -187,7 +174,7 @@ pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const
 				_exit(126);
 		} else {
 			/* The terminal is gdb's now. */
-			terminal_take();
+			terminal_to(getpgrp());
 		}
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
@@ -245,6 +232,6 @@ int gdbserver_gdb_wait(pid_t pid, bool terminal)
 		if (errno != EINTR)
 			return -1;
 	if (terminal)
-		terminal_take();
+		terminal_to(getpgrp());
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -231,12 +231,10 @@ static void close_channels(struct chan ch[CH_N])
 }
 
 /*
- * Hands the terminal to a process group. UML reads the console from a
- * group of its own (so one kill ends all of it); it must be the terminal's
- * foreground group or reading would stop it. Taking the terminal back from
- * the background raises SIGTTOU, which is blocked around the call.
+ * UML reads the console from a group of its own (so one kill ends all of
+ * it); it must be the terminal's foreground group or reading would stop it.
  */
-static void terminal_to(pid_t pgid)
+void terminal_to(pid_t pgid)
 {
 	sigset_t ttou, old;
 

@@ -73,6 +73,11 @@ const char *guest_end_name(enum guest_end e);
  */
 const char *guest_crash_mark(const char *text, size_t len);
 void supervise_block_signals(void);
+/*
+ * Hands the terminal (fd 0, when it is one) to the process group pgid.
+ * Taking it from the background raises SIGTTOU, blocked around the call.
+ */
+void terminal_to(pid_t pgid);
 /* wall_timeout <= 0: none. */
 int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall_timeout,
 	      struct guest_outcome *o, struct uerr *e);
