@@ -108,9 +108,13 @@ test_expect_success 'non-occupancy: after a radar, channel 52 is barred for 30 m
 	dfs_sta &&
 	wl_wait ap0 -T -t 20 -x "$(wl_radar_cmd ap0)" \
 		DFS-RADAR-DETECTED >radar &&
-	# The non-occupancy period is a timer of cfg80211: 1800 s.
+	# The non-occupancy period is a timer of cfg80211: 1800 s. Its
+	# delayed work sits 180000 jiffies out (HZ=100), on the level of the
+	# timer wheel whose slots are 4096 jiffies wide: it may run up to
+	# 40.96 s late, never early. Where it lands depends on the jiffies at
+	# the radar (6.1 and 7.2 differ), the same every run.
 	wl_wait ap0 -T -t 1900 "DFS-NOP-FINISHED freq=5260" >nop &&
-	dfs_gap $(dfs_at radar DFS-RADAR-DETECTED) $(dfs_at nop DFS-NOP-FINISHED) 1800 1830 &&
+	dfs_gap $(dfs_at radar DFS-RADAR-DETECTED) $(dfs_at nop DFS-NOP-FINISHED) 1800 1841 &&
 	# The station stayed with the AP on its new channel all along.
 	test "$(wl_status sta0 wpa_state)" = COMPLETED &&
 	test $(grep -c CTRL-EVENT-CONNECTED "$(wl_log sta0)") = 1
