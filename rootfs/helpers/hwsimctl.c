@@ -20,6 +20,9 @@
  *                              kill its processes), every radio, and put
  *                              back the world regulatory domain; print a
  *                              line per thing removed or changed
+ *   hwsimctl inject IFACE HEX  send one 802.11 frame (HEX, from its frame
+ *                              control field on, without FCS) as it is,
+ *                              through monitor interface IFACE
  *
  * The driver answers HWSIM_CMD_NEW_RADIO with the new radio's id in the
  * error field of the netlink acknowledgement (a positive "error"), which
@@ -44,6 +47,13 @@
  * asked for is taken; `new --name` checks the name it got and fails (and
  * removes the radio) rather than hand back a radio under another name.
  *
+ * inject is how a test forges a frame (a deauthentication without
+ * protection, say) now that hostapd 2.10's way, a "cooked" monitor
+ * interface, is refused by newer kernels: the frame goes out through an
+ * ordinary monitor interface behind a radiotap header of no fields, so
+ * mac80211 transmits it untouched (no encryption, no sequence number of
+ * its own) on the monitor's channel.
+ *
  * Exit codes: 0 success, 1 the kernel refused, the radio was not found or
  * (sweep) something could not be removed, 2 usage.
  */
@@ -65,6 +75,9 @@
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <sys/mount.h>
 #include <sys/pidfd.h>
 #include <sys/socket.h>
@@ -169,6 +182,8 @@ static void usage(void)
 	       "  del ID | --name NAME   delete a radio\n"
 	       "  list                   print ID NAME CHANNELS [ALPHA2] per radio\n"
 	       "  del-all                delete every radio of this namespace\n"
+	       "  inject IFACE HEX       send the 802.11 frame HEX through monitor\n"
+	       "                         interface IFACE, untouched\n"
 	       "  sweep                  kill the processes of every namespace in\n"
 	       "                         " NETNS_DIR ", delete its radios and the\n"
 	       "                         namespace, then every other radio; set the\n"
@@ -1332,12 +1347,70 @@ static int cmd_sweep(const struct genl *h, int argc, char **argv)
 	return status;
 }
 
+/* One hex digit's value, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)tolower((unsigned char)c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static int cmd_inject(const struct genl *h, int argc, char **argv)
+{
+	/* radiotap: version 0, pad, length 8, no fields present */
+	unsigned char frame[2048] = { 0, 0, 8, 0, 0, 0, 0, 0 };
+	size_t len = 8, hexlen;
+	struct sockaddr_ll ll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL) };
+	int fd;
+	ssize_t n;
+
+	(void)h;
+	if (argc != 2)
+		usage_error("usage: inject IFACE HEX");
+	hexlen = strlen(argv[1]);
+	if (hexlen < 2 * 10 || hexlen % 2 || hexlen / 2 > sizeof(frame) - len)
+		usage_error("inject: want an 802.11 frame of 10 to %zu bytes in hex, got %zu "
+			    "digits",
+			    sizeof(frame) - len, hexlen);
+	for (size_t i = 0; i < hexlen; i += 2) {
+		int hi = hex_digit(argv[1][i]), lo = hex_digit(argv[1][i + 1]);
+
+		if (hi < 0 || lo < 0)
+			usage_error("inject: not hex at digit %zu: '%.2s'", i + 1, argv[1] + i);
+		frame[len++] = (unsigned char)(hi << 4 | lo);
+	}
+	ll.sll_ifindex = (int)if_nametoindex(argv[0]);
+	if (!ll.sll_ifindex) {
+		fprintf(stderr, "%s: inject: no interface '%s'\n", prog, argv[0]);
+		return 1;
+	}
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	if (fd < 0 || bind(fd, (struct sockaddr *)&ll, sizeof(ll)) < 0) {
+		fprintf(stderr, "%s: inject: cannot open %s: %s\n", prog, argv[0], strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	n = send(fd, frame, len, 0);
+	if (n != (ssize_t)len) {
+		fprintf(stderr, "%s: inject: cannot send on %s: %s\n", prog, argv[0],
+			n < 0 ? strerror(errno) : "short write");
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
 static const struct command {
 	const char *name;
 	int (*run)(const struct genl *h, int argc, char **argv);
 } commands[] = {
 	{ "new", cmd_new },	    { "del", cmd_del },	    { "list", cmd_list },
-	{ "del-all", cmd_del_all }, { "sweep", cmd_sweep },
+	{ "del-all", cmd_del_all }, { "sweep", cmd_sweep }, { "inject", cmd_inject },
 };
 
 static const struct command *find_command(const char *name)
@@ -1362,6 +1435,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	cmd = find_command(argv[1]);
+	/* A frame on a monitor interface: no netlink. */
+	if (cmd->run == cmd_inject)
+		return cmd_inject(NULL, argc - 2, argv + 2);
 	if (genl_open(&h, HWSIM_FAMILY, -1) < 0)
 		return 1;
 	return cmd->run(&h, argc - 2, argv + 2);

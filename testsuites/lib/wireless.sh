@@ -103,6 +103,7 @@
 #	wl_link A ADDR B ADDR         a cable (veth pair) between two namespaces
 #	wl_radar NAME, wl_radar_cmd   hwsim reports a radar on NAME's channel
 #	wl_ap_start NAME [FILE]       hostapd, without waiting for the AP to be up
+#	wl_inject NAME HEX            send a forged 802.11 frame from NAME's radio
 #
 # Function names start with wl_; internal ones with wl__ and internal
 # variables with wl__ or WL__.
@@ -594,6 +595,31 @@ wl_ap_start () {
 	say "wireless: hostapd on $1 did not come up"
 	wl__show_log "$wl__ap_log"
 	return 1
+}
+
+# wl_inject NAME HEX: send the 802.11 frame HEX (from its frame control
+# field on, no FCS) from the radio of NAME as it is: no encryption, no
+# protection, the addresses as written. A monitor interface mon-NAME is
+# added on the radio the first time (it follows the radio's channel) and
+# `hwsimctl inject` writes the frame there. How a test plays an attacker,
+# e.g. a deauthentication that claims to come from the AP:
+#	wl_inject ap0 "c0000000$(wl_hex sta0)$(wl_hex ap0)$(wl_hex ap0)00000700"
+wl_inject () {
+	wl__known "$1" || return 1
+	if ! wl_in "$1" test -e "/sys/class/net/mon-$1"; then
+		wl_in "$1" iw dev "$1" interface add "mon-$1" type monitor &&
+		wl_in "$1" $WL_IP link set "mon-$1" up || {
+			say "wireless: cannot add a monitor interface to $1"
+			return 1
+		}
+	fi
+	wl_in "$1" hwsimctl inject "mon-$1" "$2"
+}
+
+# wl_hex NAME: NAME's MAC address as 12 hex digits, for wl_inject.
+wl_hex () {
+	wl__h=$(wl_addr "$1") || return 1
+	echo "$wl__h" | tr -d :
 }
 
 # wl_radar_cmd NAME: a shell command with which hwsim reports a radar on

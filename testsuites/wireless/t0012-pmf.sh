@@ -75,11 +75,11 @@ test_expect_success 'an unprotected deauthentication is dropped and checked with
 	wl_connected sta0 &&
 	wl_ip ap0 10.0.0.1/24 &&
 	wl_ip sta0 10.0.0.2/24 &&
-	# hostapd sends a deauthentication without protection, as a forger
-	# would, with reason 7 (class 3 frame from a non-associated station).
-	# The station drops it, asks the AP with a protected SA Query, gets
-	# the answer and stays: the pings go through.
-	wl_ctl ap0 DEAUTHENTICATE $(wl_addr sta0) reason=7 test=0 >/dev/null &&
+	# A forger on the AP radio sends a deauthentication in the name of
+	# the AP, without protection, with reason 7 (class 3 frame from a
+	# non-associated station). The station drops it, asks the AP with a
+	# protected SA Query, gets the answer and stays: the pings go through.
+	wl_inject ap0 "c0000000$(wl_hex sta0)$(wl_hex ap0)$(wl_hex ap0)00000700" &&
 	wl_ping sta0 10.0.0.1 &&
 	grep -q "Unprotected Deauthentication frame dropped" "$(wl_log sta0)" &&
 	grep -q "SME: Unprotected disconnect dropped - possible AP/STA state mismatch - trigger SA Query" "$(wl_log sta0)" &&
