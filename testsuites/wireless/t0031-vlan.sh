@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='per-station VLANs: hostapd puts each station on the VLAN its passphrase names, a bridge per VLAN, tagged on the wire'
+test_description='per-station VLANs: hostapd puts each station on the VLAN its passphrase or its RADIUS server names, a bridge per VLAN, tagged on the wire'
 . ../lib/harness.sh
 . "$HARNESS_SUITE_DIR/../lib/wireless.sh"
 
@@ -81,6 +81,64 @@ test_expect_success 'on the wire, a VLAN'"'"'s frames carry its 802.1Q tag' '
 	# The echo requests came in tagged: through the VLAN interface.
 	rx=$(wl_in lan cat /sys/class/net/eth-ap0.10/statistics/rx_packets) &&
 	test "$rx" -ge 3
+'
+
+test_expect_success 'dynamic VLAN from RADIUS: the Access-Accept names VLAN 20, the station lands there' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	# The RADIUS server: a hostapd on a wired machine as0, EAP-PSK for
+	# alice, and three attributes in its Access-Accept: Tunnel-Type (64)
+	# VLAN (13), Tunnel-Medium-Type (65) 802 (6), Tunnel-Private-Group-ID
+	# (81) "20".
+	wl_host as0 &&
+	wl_link ap0 10.1.0.1/24 as0 10.1.0.2/24 &&
+	printf "%s\n" "\"alice\" PSK 0123456789abcdef0123456789abcdef" \
+		radius_accept_attr=64:d:13 radius_accept_attr=65:d:6 \
+		radius_accept_attr=81:s:20 >eap_users &&
+	printf "10.1.0.0/24 radius secret\n" >clients &&
+	wl_ap as0 <<-EOF &&
+	driver=none
+	radius_server_clients=$PWD/clients
+	radius_server_auth_port=1812
+	eap_server=1
+	eap_user_file=$PWD/eap_users
+	EOF
+	printf "%s\n" "10 ap0.10" "20 ap0.20" >vlan.txt &&
+	wl_ap ap0 <<-EOF &&
+	ssid=umlrun-vlan
+	wpa=2
+	wpa_key_mgmt=WPA-EAP
+	rsn_pairwise=CCMP
+	ieee8021x=1
+	own_ip_addr=10.1.0.1
+	auth_server_addr=10.1.0.2
+	auth_server_port=1812
+	auth_server_shared_secret=radius secret
+	dynamic_vlan=1
+	vlan_file=$PWD/vlan.txt
+	vlan_bridge=brvlan
+	EOF
+	wl_sta sta0 <<-\EOF &&
+	network={
+		ssid="umlrun-vlan"
+		key_mgmt=WPA-EAP
+		eap=PSK
+		identity="alice"
+		password=0123456789abcdef0123456789abcdef
+	}
+	EOF
+	wl_connected sta0 &&
+	wl_ctl ap0 STA $(wl_addr sta0) >sta0.info &&
+	grep -q "^vlan_id=20$" sta0.info &&
+	wl_in ap0 $WL_IP -o link show master brvlan20 >br20 &&
+	grep -q " ap0\.20[:@]" br20 &&
+	wl_in ap0 $WL_IP addr add 10.0.20.1/24 dev brvlan20 &&
+	wl_ip sta0 10.0.20.2/24 &&
+	wl_ping sta0 10.0.20.1 &&
+	# Only the server knew the VLAN: the AP read it from the accept.
+	grep -q "Attribute 81 (Tunnel-Private-Group-Id)" "$(wl_log ap0)" &&
+	grep -q "$(wl_addr sta0) RADIUS: VLAN ID 20" "$(wl_log ap0)" &&
+	grep -q "RADIUS SRV: Reply to 10.1.0.1:" "$(wl_log as0)"
 '
 
 test_done
