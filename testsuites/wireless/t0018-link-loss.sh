@@ -52,4 +52,50 @@ test_expect_success 'bgscan simple: a weak signal makes the station scan every s
 	grep -q "bgscan simple: Signal strength threshold -20  Short bgscan interval 10  Long bgscan interval 300" "$(wl_log sta0)"
 '
 
+test_expect_success 'disassoc_low_ack: the AP lets a station go after a run of frames it never acknowledged' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	ll_ap ap0 1 "disassoc_low_ack=1
+ap_max_inactivity=600" &&
+	printf "network={\n\tssid=\"umlrun-ll\"\n\tkey_mgmt=NONE\n}\n" >sta.conf &&
+	wl_sta sta0 sta.conf &&
+	wl_connected sta0 &&
+	wl_ip ap0 10.0.0.1/24 &&
+	wl_ip sta0 10.0.0.2/24 &&
+	wl_ping ap0 10.0.0.2 &&
+	# Out of range, nothing the AP sends is acknowledged (hwsim acks a
+	# frame only when a radio received it). mac80211 reports the loss
+	# after 50 frames in a row and at least a second since the last ACK;
+	# the AP sends one ping every 50 ms to the address it knows.
+	{ wl_in ap0 ping -q -c 100 -i 0.05 10.0.0.2 >ping.out 2>&1 & } &&
+	pinger=$! &&
+	echo "$(wl_uptime) out of range" >gone &&
+	wl_wait ap0 -T -t 30 -x "$(wl_range_cmd sta0 off)" \
+		"AP-STA-DISCONNECTED $(wl_addr sta0)" >>gone &&
+	{ wait $pinger || :; } &&
+	# 50 frames at 50 ms: 2.5 s, long before any inactivity check.
+	wl_intervals gone 2 6 &&
+	grep -q "$(wl_addr sta0) IEEE 802.11: disconnected due to excessive missing ACKs" "$(wl_log ap0)" &&
+	! grep -q "has been inactive too long" "$(wl_log ap0)"
+'
+
+test_expect_success 'disassoc_low_ack=0: the same lost frames do not cost the station its association' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	ll_ap ap0 1 "disassoc_low_ack=0
+ap_max_inactivity=600" &&
+	printf "network={\n\tssid=\"umlrun-ll\"\n\tkey_mgmt=NONE\n}\n" >sta.conf &&
+	wl_sta sta0 sta.conf &&
+	wl_connected sta0 &&
+	wl_ip ap0 10.0.0.1/24 &&
+	wl_ip sta0 10.0.0.2/24 &&
+	wl_ping ap0 10.0.0.2 &&
+	wl_range sta0 off &&
+	# Twice the frames that were enough above; the ping ends in 10 s.
+	! wl_in ap0 ping -q -c 200 -i 0.05 10.0.0.2 >ping.out 2>&1 &&
+	grep -q "200 packets transmitted, 0 " ping.out &&
+	wl_authorized ap0 sta0 &&
+	! grep -q "excessive missing ACKs" "$(wl_log ap0)"
+'
+
 test_done
