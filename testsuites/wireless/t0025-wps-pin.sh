@@ -114,4 +114,54 @@ test_expect_success WPS 'an AP PIN set for 30 s is disabled when its time is up'
 	test_must_fail wl_ctl ap0 WPS_AP_PIN get
 '
 
+test_expect_success WPS 'WPS ER: a registrar on the wire finds the AP by UPnP and learns its network with the AP PIN' '
+	wl_setup &&
+	wl_radios ap0 sta0 &&
+	# The external registrar is wpa_supplicant on sta0, reaching the AP
+	# over a cable, not over the air: SSDP discovery (multicast), then
+	# the WPS messages over UPnP (HTTP).
+	wl_link ap0 192.168.7.1/24 sta0 192.168.7.2/24 &&
+	wps_ap ap_pin=$AP_PIN upnp_iface=eth-sta0 "friendly_name=umlrun WPS AP" \
+		"manufacturer=umlrun" "model_name=hwsim" &&
+	wl_sta sta0 </dev/null &&
+	wl_wait sta0 -t 30 -c "WPS_ER_START ifname=eth-ap0" WPS-ER-AP-ADD >added &&
+	grep -q "$(wl_addr ap0) .* |umlrun WPS AP|umlrun||hwsim|" added &&
+	uuid=$(sed -n "s/.*WPS-ER-AP-ADD \([0-9a-f-]*\) .*/\1/p" added | head -n 1) &&
+	test -n "$uuid" &&
+	wl_wait sta0 -t 30 -c "WPS_ER_LEARN $uuid $AP_PIN" WPS-ER-AP-SETTINGS >settings &&
+	grep -q "uuid=$uuid ssid=umlrun-wpspin " settings &&
+	grep -q "key=handed over by PIN" settings &&
+	grep -q "WPS UPnP: M-SEARCH reply" "$(wl_log ap0)" &&
+	! grep -q "WPS: AP PIN authentication failure" "$(wl_log ap0)" &&
+	wl_ctl sta0 WPS_ER_STOP >/dev/null
+'
+
+test_expect_success WPS 'WPS ER: the registrar on the wire enrolls a new station through the AP' '
+	wl_setup &&
+	wl_radios ap0 sta0 sta1 &&
+	wl_link ap0 192.168.7.1/24 sta0 192.168.7.2/24 &&
+	wps_ap ap_pin=$AP_PIN upnp_iface=eth-sta0 "friendly_name=umlrun WPS AP" &&
+	wl_sta sta0 </dev/null &&
+	wl_sta sta1 </dev/null &&
+	wl_wait sta0 -t 30 -c "WPS_ER_START ifname=eth-ap0" WPS-ER-AP-ADD >added &&
+	uuid=$(sed -n "s/.*WPS-ER-AP-ADD \([0-9a-f-]*\) .*/\1/p" added | head -n 1) &&
+	wl_wait sta0 -t 30 -c "WPS_ER_LEARN $uuid $AP_PIN" WPS-ER-AP-SETTINGS >/dev/null &&
+	# The enrollee sta1 talks EAP-WSC over the air with the AP, which
+	# relays each message to the registrar over UPnP; the registrar
+	# holds the PIN and hands out the network it learnt.
+	wl_ctl sta0 WPS_ER_PIN any $PIN $(wl_addr sta1) >/dev/null &&
+	wl_wait sta0 -t 60 -x "wpactl -p $WL_WPAS_DIR -i sta1 WPS_PIN $(wl_addr ap0) $PIN >/dev/null" \
+		WPS-SUCCESS >/dev/null &&
+	wl_connected sta1 60 &&
+	test "$(wl_status sta1 ssid)" = umlrun-wpspin &&
+	test "$(wl_status sta1 key_mgmt)" = WPA2-PSK &&
+	grep -q "WPS-ER-ENROLLEE-ADD [0-9a-f-]* $(wl_addr sta1)" "$(wl_log sta0)" &&
+	grep -q "WPS UPnP: Proxying WLANEvent from $(wl_addr sta1)" "$(wl_log ap0)" &&
+	grep -q "WPS UPnP: PutWLANResponse ev_type=2 mac_addr=$(wl_addr sta1)" "$(wl_log ap0)" &&
+	wl_ip ap0 10.0.0.1/24 &&
+	wl_ip sta1 10.0.0.3/24 &&
+	wl_ping sta1 10.0.0.1 &&
+	wl_ctl sta0 WPS_ER_STOP >/dev/null
+'
+
 test_done
