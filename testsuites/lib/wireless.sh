@@ -81,6 +81,7 @@
 # -------------
 #	wl_setup                      start a test (clean slate, capture, cleanup)
 #	wl_radio NAME [OPTS], wl_radios NAME...   radios, namespaces, interfaces
+#	wl_iface RADIO NAME           a second interface on RADIO's radio
 #	wl_ap NAME [FILE], wl_sta NAME [FILE]     start hostapd, wpa_supplicant
 #	wl_ctl NAME CMD...            a control command, its reply on stdout
 #	wl_wait NAME [OPTS] EVENT...  wait for events (wpactl wait)
@@ -233,6 +234,31 @@ wl_radios () {
 	for wl__r; do
 		wl_radio "$wl__r" || return 1
 	done
+}
+
+# wl_iface RADIO NAME: a second managed interface NAME on the radio of RADIO,
+# in RADIO's namespace (/run/netns/NAME names the same one), with a MAC
+# address of its own: a station beside an AP on one radio set. NAME then
+# takes wl_sta, wl_ap, wl_ctl, wl_wait, wl_ip and wl_in as a radio does;
+# what the radio can do at once (one channel, or more with `wl_radio RADIO
+# --channels 2`) is the kernel's to say. It goes with RADIO's radio.
+wl_iface () {
+	wl__known "$1" && wl__check_name "$2" || return 1
+	case " $WL__RADIOS " in
+	*" $2 "*)
+		say "wireless: '$2' exists already"
+		return 1 ;;
+	esac
+	WL__MACS=$((WL__MACS + 1))
+	wl__mac=$(printf '02:00:00:%02x:%02x:00' $((WL__MACS / 256 % 256)) $((WL__MACS % 256)))
+	if ! $WL_IP netns exec "$1" iw dev "$1" interface add "$2" type managed addr "$wl__mac" \
+		2>"$HARNESS_TRASH_DIR/iface.err"; then
+		say "wireless: cannot add interface '$2' on '$1': $(cat "$HARNESS_TRASH_DIR/iface.err")"
+		return 1
+	fi
+	: >"/run/netns/$2" && mount --bind "/run/netns/$1" "/run/netns/$2" || return 1
+	WL__RADIOS="$WL__RADIOS $2"
+	eval "WL__MAC_$2=\$wl__mac"
 }
 
 # wl_in NAME CMD...: run CMD in NAME's namespace.

@@ -30,9 +30,9 @@ p2p_group () {
 	wl_ctl sta1 P2P_LISTEN >/dev/null &&
 	wl_wait sta0 -t 30 -c P2P_FIND "P2P-DEVICE-FOUND $p2p_sta1" >found &&
 	grep -q "name='umlrun-b'" found &&
-	wl_wait sta1 -t 30 -x "wpactl -p $WL_WPAS_DIR -i sta0 P2P_CONNECT $p2p_sta1 pbc go_intent=15" \
+	wl_wait sta1 -t 30 -x "wpactl -p $WL_WPAS_DIR -i sta0 P2P_CONNECT $p2p_sta1 pbc go_intent=15 ${P2P_PERSISTENT-}" \
 		"P2P-GO-NEG-REQUEST $p2p_sta0" >/dev/null &&
-	wl_wait sta0 -t 30 -x "wpactl -p $WL_WPAS_DIR -i sta1 P2P_CONNECT $p2p_sta0 pbc go_intent=0" \
+	wl_wait sta0 -t 30 -x "wpactl -p $WL_WPAS_DIR -i sta1 P2P_CONNECT $p2p_sta0 pbc go_intent=0 ${P2P_PERSISTENT-}" \
 		"P2P-GROUP-STARTED sta0 GO" >go.started &&
 	wl_connected sta1 &&
 	grep "P2P-GROUP-STARTED sta1 client" "$(wl_log sta1)" >client.started
@@ -75,6 +75,42 @@ test_expect_success 'the GO gone: the client removes its group p2p_group_idle (5
 	# group (a client caps it at 10 s, P2P_MAX_CLIENT_IDLE).
 	awk -v a="$t0" "{ d = \$1 - a; exit !(d >= 5 && d < 10) }" removed &&
 	grep -q "P2P: Set P2P group idle timeout to 5 seconds" "$(wl_log sta1)"
+'
+
+test_expect_success 'a persistent group, removed, then re-invoked by invitation: declined without persistent_reconnect, then the same group without GO negotiation' '
+	wl_setup &&
+	wl_radios sta0 sta1 &&
+	P2P_PERSISTENT=persistent &&
+	p2p_group &&
+	P2P_PERSISTENT= &&
+	grep -q "\[PERSISTENT\]" go.started &&
+	ssid=$(sed -n "s/.*ssid=\"\(DIRECT-[^\"]*\)\".*/\1/p" go.started) &&
+	test -n "$ssid" &&
+	wl_wait sta1 -t 30 -x "wpactl -p $WL_WPAS_DIR -i sta0 P2P_GROUP_REMOVE sta0" \
+		"P2P-GROUP-REMOVED sta1 client" >/dev/null &&
+	# Both kept the group: the GO as a persistent network of its own.
+	id=$(wl_ctl sta0 LIST_NETWORKS | awk -F "\t" "/P2P-PERSISTENT/ { print \$1; exit }") &&
+	test -n "$id" &&
+	wl_ctl sta1 LIST_NETWORKS | grep -q "$ssid.*P2P-PERSISTENT" &&
+	# Without persistent_reconnect sta1 only reports the invitation (for
+	# its user to accept) and declines for now: status 1, information
+	# currently unavailable.
+	wl_ctl sta1 P2P_LISTEN >/dev/null &&
+	wl_wait sta0 -t 30 -c "P2P_INVITE persistent=$id peer=$p2p_sta1" "P2P-INVITATION-RESULT" >invited &&
+	grep -q "status=1" invited &&
+	grep -q "P2P-INVITATION-RECEIVED sa=$p2p_sta0 persistent=" "$(wl_log sta1)" &&
+	# With it, sta1 takes the invitation to its own persistent group.
+	wl_ctl sta1 SET persistent_reconnect 1 >/dev/null &&
+	wl_ctl sta1 P2P_LISTEN >/dev/null &&
+	wl_wait sta0 -t 30 -c "P2P_INVITE persistent=$id peer=$p2p_sta1" "P2P-INVITATION-RESULT" >invited &&
+	grep -q "status=0" invited &&
+	wl_wait sta1 -t 30 -s STATUS wpa_state=COMPLETED CTRL-EVENT-CONNECTED >/dev/null &&
+	test "$(wl_status sta1 ssid)" = "$ssid" &&
+	grep "P2P-GROUP-STARTED sta1 client" "$(wl_log sta1)" | tail -n 1 | grep -q "\[PERSISTENT\]" &&
+	test $(grep -c "P2P-GO-NEG-SUCCESS" "$(wl_log sta0)") -eq 1 &&
+	wl_ip sta0 192.168.49.1/24 &&
+	wl_ip sta1 192.168.49.2/24 &&
+	wl_ping sta1 192.168.49.1
 '
 
 test_done
