@@ -13,8 +13,6 @@
  *   umlrun.seed=N                     credited to the random pool
  *   umlrun.trace=1                    tracing from boot (trace_event=): the
  *                                     buffer becomes /results/trace.txt
- *   umlrun.gcov=1                     kernel coverage: the .gcda files under
- *                                     /sys/kernel/debug/gcov go to /results/gcov
  *
  * Channels (serial lines the host binds to its own fds):
  *   /dev/ttyS0  the job's stdout: KTAP for tests, raw output for exec
@@ -30,7 +28,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -58,7 +55,6 @@ static struct {
 	bool shell;
 	const char *seed; /* umlrun.seed: credited to the random pool */
 	bool trace;	  /* umlrun.trace=1: save the trace buffer when the job ends */
-	bool gcov;	  /* umlrun.gcov=1: save the kernel's coverage counters */
 	char *argv[MAX_ARGS + 1];
 	const char *mount[MAX_MOUNTS]; /* umlrun.mount=SRC_HEX,DST_HEX,ro|rw */
 	size_t nmounts;
@@ -235,8 +231,6 @@ static void set_param(char *key, char *val)
 		param.shell = !strcmp(val, "1");
 	else if (!strcmp(key, "trace"))
 		param.trace = !strcmp(val, "1");
-	else if (!strcmp(key, "gcov"))
-		param.gcov = !strcmp(val, "1");
 	else if (!strcmp(key, "mount") && param.nmounts < MAX_MOUNTS)
 		param.mount[param.nmounts++] = val;
 }
@@ -648,40 +642,6 @@ static int save_trace(void)
 	return 0;
 }
 
-#define GCOV_ROOT "/sys/kernel/debug/gcov"
-
-/* One .gcda under GCOV_ROOT, copied to the same path under /results/gcov. */
-static int copy_gcda(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	char dest[4096];
-	size_t len = strlen(path);
-
-	(void)st;
-	(void)ftw;
-	if (flag != FTW_F || len < 5 || strcmp(path + len - 5, ".gcda"))
-		return 0;
-	if (snprintf(dest, sizeof(dest), "/results/gcov%s", path + strlen(GCOV_ROOT)) >=
-	    (int)sizeof(dest))
-		return 0;
-	make_dirs(dest);
-	(void)copy_file(path, dest);
-	return 0;
-}
-
-/*
- * --profile=gcov: the job's kernel coverage, once it is over. The .gcno
- * files next to them in debugfs are links into the build folder; the host
- * has those (kernels/KEY/gcov) and makes the report.
- */
-static int save_gcov(void)
-{
-	if (!param.gcov || !param.results || param.shell)
-		return 0;
-	if (nftw(GCOV_ROOT, copy_gcda, 32, FTW_PHYS) < 0)
-		dprintf(2, "init: cannot save the kernel's coverage: %s\n", strerror(errno));
-	return 0;
-}
-
 static int power_off(void)
 {
 	sync();
@@ -703,7 +663,6 @@ static const struct step {
 	{ "mount tracefs", mount_tracefs },
 	{ "run the job", run_job },
 	{ "save the trace", save_trace },
-	{ "save the coverage", save_gcov },
 };
 
 int main(void)

@@ -25,7 +25,7 @@
  * (uml-config/fetch-source.sh). KERNEL_DEFAULT is the one a run uses
  * unless told (docs/kernel.md says why).
  */
-#define KERNEL_DEFAULT "6.1"
+#define KERNEL_DEFAULT "7.2"
 /* When the default's source cannot be fetched: Debian 12's own, installed by deps. */
 #define KERNEL_FALLBACK "6.1"
 struct kernel_version {

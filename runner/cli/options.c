@@ -754,6 +754,11 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 	if (o->gdb && o->gdb_guest)
 		return uerr_set(e, EXIT_USAGE,
 				"--gdb debugs the kernel, --gdb-guest a guest program: give one");
+	/* gdbserver misreads registers under UML's seccomp userspace (umlrun.c). */
+	if (o->gdb_guest && o->seccomp && !strcmp(o->seccomp, "on"))
+		return uerr_set(e, EXIT_USAGE,
+				"--gdb-guest needs UML's ptrace userspace: gdbserver misreads a "
+				"guest program's registers under --seccomp=on (use auto or off)");
 	if (o->gdb && o->cmd == CMD_RUN && (o->jobs > 1 || o->repeat > 1 || o->seeds || o->retry))
 		return uerr_set(
 		    e, EXIT_USAGE,

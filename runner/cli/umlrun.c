@@ -371,6 +371,14 @@ static bool want_seccomp(const struct session *s)
 
 	if (!strcmp(want, "off"))
 		return false;
+	/*
+	 * gdbserver in the guest traces its program through UML's ptrace; under
+	 * the seccomp userspace (7.2) the registers it reads are wrong and gdb
+	 * refuses them ("Remote register badly formatted"), so --gdb-guest
+	 * keeps ptrace.
+	 */
+	if (s->o->gdb_guest)
+		return false; /* (--seccomp=on with it: refused with the options) */
 	if (!s->kernel.has_seccomp) {
 		if (!strcmp(want, "on"))
 			die(EXIT_USAGE,
@@ -1244,6 +1252,19 @@ static int kunit_boot(struct session *s, const char *glob)
 		    glob ? "kunit: no KUnit suite matches GLOB '%s'"
 			 : "kunit: the kunitconfig enables no KUnit suite%s",
 		    glob ? glob : "");
+	/*
+	 * Under inf-cpu a kernel thread that spins (schedule() in a loop
+	 * until another thread acts) keeps simulated time still, so it may
+	 * spin for ever: 7.2's lib/kunit has one (backtrace-suppression-test,
+	 * cross_kthread). Say what to try with the timeout.
+	 */
+	if (out.end == GUEST_WALL_TIMEOUT && s->mode == TT_INF_CPU) {
+		size_t len = strlen(out.detail);
+
+		snprintf(out.detail + len, sizeof(out.detail) - len,
+			 " (under inf-cpu a busy loop keeps simulated time still: "
+			 "try --time-travel=basic)");
+	}
 	kunit_records(&k, &out, &tests, &run.res.rec, &run.res.nrec);
 	run.res.host_signal = out.end == GUEST_INTERRUPTED ? out.host_signal : 0;
 	run.exit_code = run.res.host_signal ? EXIT_SIGNAL_BASE + run.res.host_signal

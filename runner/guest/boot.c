@@ -222,8 +222,6 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 			strv_push(&v, &n, xasprintf("kprobe_event=%s", g->kprobe_event));
 		strv_push(&v, &n, xstrdup("umlrun.trace=1"));
 	}
-	if (g->gcov)
-		strv_push(&v, &n, xstrdup("umlrun.gcov=1"));
 	if (g->test)
 		strv_push(&v, &n, xasprintf("umlrun.test=%s", g->test));
 	if (g->shell)

@@ -77,7 +77,7 @@ struct guest_spec {
 	const char *gdb_script;
 	/* --gdb-guest: the master of gdbserver's line (gdbserver.h), 0 for none. */
 	int gdbserver_master;
-	bool gcov; /* --profile=gcov: init saves the kernel's .gcda files (umlrun.gcov=1) */
+	bool gcov; /* --profile=gcov: linux writes its .gcda files into results/gcov */
 };
 
 /* The guest's umid: unique per umlrun process and guest. */

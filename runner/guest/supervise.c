@@ -461,6 +461,19 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 		if (!cp->mount_ns && chdir(dir) < 0)
 			setup_failed("cannot enter the guest's folder", errno);
 		setenv("TMPDIR", "uml", 1);
+		/*
+		 * --profile=gcov: the libgcov linked into linux writes its
+		 * counters when it exits, each .gcda at its build folder path
+		 * below this prefix: in the guest's results, so the test's
+		 * artifacts (the guest itself is long gone by then).
+		 */
+		if (g->gcov) {
+			_cleanup_free_ char *prefix =
+			    cp->mount_ns ? xstrdup(CONFINE_JAIL_GUEST "/results/gcov")
+					 : xasprintf("%s/results/gcov", dir);
+
+			setenv("GCOV_PREFIX", prefix, 1);
+		}
 		personality((unsigned long)personality(0xffffffff) | ADDR_NO_RANDOMIZE);
 	}
 	/* Landlock and seccomp both need it when unprivileged; linux never gains any. */

@@ -11,7 +11,8 @@ static const struct profile profiles[] = {
 	{ "hardened", "memory zeroed on allocation and free, hardened lists and usercopy", false },
 	{ "kasan", "KASAN: out-of-bounds and use-after-free reports", false },
 	{ "lockdep", "lockdep (PROVE_LOCKING) and sleeping-in-atomic checks", false },
-	{ "gcov", "kernel coverage (GCOV_KERNEL): .gcda per test, an HTML report per run", true },
+	{ "gcov", "kernel coverage (UML's CONFIG_GCOV): .gcda per test, an HTML report per run",
+	  true },
 };
 
 const struct profile *profile_find(const char *name)

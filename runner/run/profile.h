@@ -20,7 +20,7 @@
 struct profile {
 	const char *name;
 	const char *what; /* one line, for messages and docs */
-	bool gcov;	  /* kernel coverage: .gcno kept, .gcda copied out per test */
+	bool gcov;	  /* kernel coverage: .gcno kept, .gcda written per test */
 };
 
 const struct profile *profile_find(const char *name);

@@ -70,6 +70,11 @@ check "--gdb-guest without a terminal or a script exits 2"
 run "$umlrun" exec --gdb=/dev/null --gdb-guest=/dev/null -- true
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "give one" "$work/err"
 check "--gdb with --gdb-guest exits 2 with one line"
+if "$umlrun" build 2>/dev/null | grep -q "seccomp userspace"; then
+	run "$umlrun" exec --seccomp=on --gdb-guest=/dev/null -- true
+	[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "ptrace userspace" "$work/err"
+	check "--gdb-guest with --seccomp=on exits 2 with one line (gdbserver needs ptrace)"
+fi
 
 # ---- a kernel report fails the test ----
 run "$umlrun" run $R itrace/t0002-report.sh

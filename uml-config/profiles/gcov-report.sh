@@ -4,9 +4,9 @@
 #   sh gcov-report.sh GCNO_DIR RUN_DIR
 #
 # GCNO_DIR is kernels/KEY/gcov: the build's .gcno files, by their path below
-# the build folder. Each test of RUN_DIR saved its .gcda files under
-# artifacts/gcov/ by their path in the guest's debugfs, that is below the
-# build folder's absolute path. Per test: the .gcno tree and its .gcda
+# the build folder. The linux process of each test of RUN_DIR wrote its
+# .gcda files when it exited, under artifacts/gcov/ (GCOV_PREFIX) by their
+# absolute path in the build folder. Per test: the .gcno tree and its .gcda
 # files in one folder, captured with lcov; then every test's capture added
 # up into RUN_DIR/coverage/kernel.info and turned into RUN_DIR/coverage/.
 set -eu
