@@ -114,7 +114,8 @@ static const struct host_file {
 /*
  * The files the dynamic loader opens for linux, as ldd lists them:
  * "\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)" or
- * "\t/lib64/ld-linux-x86-64.so.2 (0x...)". A static kernel has none.
+ * "\t/lib64/ld-linux-x86-64.so.2 (0x...)", and the one glibc loads later
+ * (libgcc_s.so.1). A static kernel has none.
  */
 static int list_libraries(const char *linux_path, char ***out, struct uerr *e)
 {
@@ -134,6 +135,21 @@ static int list_libraries(const char *linux_path, char ***out, struct uerr *e)
 			continue; /* the vDSO, "not a dynamic executable" */
 		p[strcspn(p, " \t")] = '\0';
 		strv_add(&v, &n, xstrdup(p));
+		/*
+		 * glibc opens libgcc_s.so.1 itself, from libc's folder, when a
+		 * thread ends (pthread_exit unwinds): UML's helper threads do
+		 * at power-off. Without it linux aborted on its way out, after
+		 * the guest's end (so before --profile=gcov's .gcda were written).
+		 */
+		size_t len = strlen(p);
+
+		if (len > 10 && !strcmp(p + len - 10, "/libc.so.6")) {
+			_cleanup_free_ char *gcc_s =
+			    xasprintf("%.*s/libgcc_s.so.1", (int)(len - 10), p);
+
+			if (path_exists(gcc_s))
+				strv_add(&v, &n, xstrdup(gcc_s));
+		}
 	}
 	if (path_exists("/etc/ld.so.cache"))
 		strv_add(&v, &n, xstrdup("/etc/ld.so.cache"));
