@@ -1,11 +1,25 @@
 #!/bin/sh
-test_description='beacon loss and background scanning'
+test_description='beacon loss, background scanning and disassoc_low_ack'
 . ../lib/harness.sh
 . "$HARNESS_SUITE_DIR/../lib/wireless.sh"
 
 ll_ap () {
 	printf '%s\n' "ssid=umlrun-ll" "channel=${2:-1}" "$3" >"$1.conf" &&
 	wl_ap "$1" "$1.conf"
+}
+
+# low_ack_pair 0|1: ap0 with disassoc_low_ack set so (and an inactivity
+# timer far off), sta0 connected to it, data passing from the AP.
+low_ack_pair () {
+	wl_radios ap0 sta0 &&
+	ll_ap ap0 1 "disassoc_low_ack=$1
+ap_max_inactivity=600" &&
+	printf "network={\n\tssid=\"umlrun-ll\"\n\tkey_mgmt=NONE\n}\n" >sta.conf &&
+	wl_sta sta0 sta.conf &&
+	wl_connected sta0 &&
+	wl_ip ap0 10.0.0.1/24 &&
+	wl_ip sta0 10.0.0.2/24 &&
+	wl_ping ap0 10.0.0.2
 }
 
 test_expect_success 'beacon loss: the station notices its AP is gone and moves to the other one' '
@@ -54,15 +68,7 @@ test_expect_success 'bgscan simple: a weak signal makes the station scan every s
 
 test_expect_success 'disassoc_low_ack: the AP lets a station go after a run of frames it never acknowledged' '
 	wl_setup &&
-	wl_radios ap0 sta0 &&
-	ll_ap ap0 1 "disassoc_low_ack=1
-ap_max_inactivity=600" &&
-	printf "network={\n\tssid=\"umlrun-ll\"\n\tkey_mgmt=NONE\n}\n" >sta.conf &&
-	wl_sta sta0 sta.conf &&
-	wl_connected sta0 &&
-	wl_ip ap0 10.0.0.1/24 &&
-	wl_ip sta0 10.0.0.2/24 &&
-	wl_ping ap0 10.0.0.2 &&
+	low_ack_pair 1 &&
 	# Out of range, nothing the AP sends is acknowledged (hwsim acks a
 	# frame only when a radio received it). mac80211 reports the loss
 	# after 50 frames in a row and at least a second since the last ACK;
@@ -81,15 +87,7 @@ ap_max_inactivity=600" &&
 
 test_expect_success 'disassoc_low_ack=0: the same lost frames do not cost the station its association' '
 	wl_setup &&
-	wl_radios ap0 sta0 &&
-	ll_ap ap0 1 "disassoc_low_ack=0
-ap_max_inactivity=600" &&
-	printf "network={\n\tssid=\"umlrun-ll\"\n\tkey_mgmt=NONE\n}\n" >sta.conf &&
-	wl_sta sta0 sta.conf &&
-	wl_connected sta0 &&
-	wl_ip ap0 10.0.0.1/24 &&
-	wl_ip sta0 10.0.0.2/24 &&
-	wl_ping ap0 10.0.0.2 &&
+	low_ack_pair 0 &&
 	wl_range sta0 off &&
 	# Twice the frames that were enough above; the ping ends in 10 s.
 	! wl_in ap0 ping -q -c 200 -i 0.05 10.0.0.2 >ping.out 2>&1 &&

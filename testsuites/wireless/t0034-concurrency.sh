@@ -29,6 +29,30 @@ rep_ap () {
 	wl_ap rep rep.conf
 }
 
+# rep_client: sta0 connected to the AP on rep (open).
+rep_client () {
+	wl_sta sta0 <<-\EOF &&
+	network={
+		ssid="umlrun-rep"
+		key_mgmt=NONE
+	}
+	EOF
+	wl_connected sta0
+}
+
+# uplink_data, local_data: addresses on either link, a ping across it.
+uplink_data () {
+	wl_ip up 10.0.1.1/24 &&
+	wl_ip repsta 10.0.1.2/24 &&
+	wl_ping repsta 10.0.1.1
+}
+
+local_data () {
+	wl_ip rep 10.0.0.1/24 &&
+	wl_ip sta0 10.0.0.2/24 &&
+	wl_ping sta0 10.0.0.1
+}
+
 # freq IFACE: the frequency IFACE is on now (iw).
 freq () {
 	wl_in "$1" iw dev "$1" info | sed -n "s/.*channel [0-9]* (\([0-9]*\) MHz).*/\1/p"
@@ -40,23 +64,13 @@ test_expect_success 'a station and an AP share the radio on one channel, each pa
 	wl_iface rep repsta &&
 	uplink &&
 	rep_ap 6 &&
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-rep"
-		key_mgmt=NONE
-	}
-	EOF
-	wl_connected sta0 &&
+	rep_client &&
 	test "$(wl_status sta0 bssid)" = "$(wl_addr rep)" &&
 	test "$(wl_status repsta bssid)" = "$(wl_addr up)" &&
 	test "$(freq rep)" = 2437 &&
 	test "$(freq repsta)" = 2437 &&
-	wl_ip up 10.0.1.1/24 &&
-	wl_ip repsta 10.0.1.2/24 &&
-	wl_ping repsta 10.0.1.1 &&
-	wl_ip rep 10.0.0.1/24 &&
-	wl_ip sta0 10.0.0.2/24 &&
-	wl_ping sta0 10.0.0.1 &&
+	uplink_data &&
+	local_data &&
 	# On the air: the beacons of both APs, the local data in the clear
 	# (an open AP), the uplink data encrypted (WPA2).
 	wl_air_has "Beacon (umlrun-rep)" &&
@@ -76,9 +90,7 @@ test_expect_success 'a one-channel radio refuses an AP on a second channel while
 	grep -q "nl80211: Beacon set failed: -" "$(wl_log rep)" &&
 	grep -q "Interface initialization failed" "$(wl_log rep)" &&
 	# The station is not disturbed.
-	wl_ip up 10.0.1.1/24 &&
-	wl_ip repsta 10.0.1.2/24 &&
-	wl_ping repsta 10.0.1.1 &&
+	uplink_data &&
 	test "$(wl_status repsta wpa_state)" = COMPLETED
 '
 
@@ -90,21 +102,11 @@ test_expect_success 'with two channels (channel contexts) the AP runs on channel
 	wl_iface rep repsta &&
 	uplink &&
 	rep_ap 1 &&
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-rep"
-		key_mgmt=NONE
-	}
-	EOF
-	wl_connected sta0 &&
+	rep_client &&
 	test "$(freq rep)" = 2412 &&
 	test "$(freq repsta)" = 2437 &&
-	wl_ip up 10.0.1.1/24 &&
-	wl_ip repsta 10.0.1.2/24 &&
-	wl_ip rep 10.0.0.1/24 &&
-	wl_ip sta0 10.0.0.2/24 &&
-	wl_ping sta0 10.0.0.1 &&
-	wl_ping repsta 10.0.1.1 &&
+	local_data &&
+	uplink_data &&
 	wl_ping sta0 10.0.0.1 &&
 	test "$(wl_status repsta wpa_state)" = COMPLETED
 '
