@@ -121,6 +121,8 @@ enum {
 /* How long sweep waits for killed processes, and for the regulatory core. */
 #define KILL_WAIT_MS 1000
 #define REG_WAIT_MS  1000
+/* Created once this boot's regulatory.db was loaded (reload_regdb_once). */
+#define REGDB_LOADED "/run/hwsimctl.regdb"
 
 static const char *prog = "hwsimctl";
 
@@ -1259,6 +1261,34 @@ static int sweep_netns(const struct genl *h, int orig, const struct stat *self, 
 }
 
 /*
+ * Have cfg80211 read regulatory.db again, once per boot (REGDB_LOADED
+ * marks it done).  At boot the kernel asks for the file from a late
+ * initcall, without waiting: if that runs before the root is mounted (it
+ * does under basic time travel) the load fails and cfg80211 keeps the
+ * failure for good, so `iw reg set` and 802.11d hints are ignored from
+ * then on.  RELOAD_REGDB reads the file synchronously and reapplies the
+ * current domain.
+ */
+static int reload_regdb_once(const struct genl *nl)
+{
+	autofree_msg struct nl_msg *msg = NULL;
+	struct request req;
+	int fd;
+
+	if (!access(REGDB_LOADED, F_OK))
+		return 0;
+	msg = request_new(nl, NL80211_CMD_RELOAD_REGDB, 0);
+	if (request_run(nl, msg, &req, NULL) < 0) {
+		warn_refused(&req, "cannot load the regulatory database (regulatory.db)");
+		return -1;
+	}
+	fd = open(REGDB_LOADED, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/*
  * Put the world regulatory domain back, as `iw reg set 00`.  The kernel
  * applies it later, from its regulatory work (the first time after
  * loading regulatory.db): we wait for the change on nl80211's
@@ -1271,7 +1301,8 @@ static int sweep_reg(void)
 	char was[3], now[3];
 	int grp;
 
-	if (genl_open(&nl, NL80211_GENL_NAME, -1) < 0 || reg_get(&nl, was) < 0)
+	if (genl_open(&nl, NL80211_GENL_NAME, -1) < 0 || reload_regdb_once(&nl) < 0 ||
+	    reg_get(&nl, was) < 0)
 		return -1;
 	if (!strcmp(was, WORLD_ALPHA2))
 		return 0;

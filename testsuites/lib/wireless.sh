@@ -86,6 +86,7 @@
 #	wl_ctl NAME CMD...            a control command, its reply on stdout
 #	wl_wait NAME [OPTS] EVENT...  wait for events (wpactl wait)
 #	wl_connected NAME [SECONDS]   station NAME is connected
+#	wl_completed NAME [SECONDS]   COMPLETED again (after a rekey: waits)
 #	wl_status NAME FIELD          a field of STATUS
 #	wl_authorized AP STA          hostapd lists STA as authorized
 #	wl_stop NAME                  stop the daemon of NAME, return its status
@@ -484,6 +485,16 @@ wl_authorized () {
 wl_connected () {
 	wl_wait "$1" -t "${2:-$WL_CONNECT_TIMEOUT}" \
 		-s STATUS wpa_state=COMPLETED CTRL-EVENT-CONNECTED >/dev/null
+}
+
+# wl_completed NAME [SECONDS]: NAME's wpa_state is COMPLETED, or becomes
+# so within SECONDS (default 10): after a rekey or a reauthentication the
+# station's 4-way handshake may still be on the air when the test looks
+# (under basic time travel, CPU time passes in between). No
+# CTRL-EVENT-CONNECTED comes then: the handshake's own line is awaited.
+wl_completed () {
+	wl_wait "$1" -t "${2:-10}" -s STATUS wpa_state=COMPLETED \
+		"WPA: Key negotiation completed" >/dev/null
 }
 
 # wl_status NAME FIELD: one field of NAME's STATUS reply.

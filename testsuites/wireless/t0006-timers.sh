@@ -69,7 +69,7 @@ test_expect_success 'the AP reauthenticates an 802.1X station every eap_reauth_p
 		CTRL-EVENT-EAP-SUCCESS CTRL-EVENT-DISCONNECTED >auths &&
 	test $(grep -c CTRL-EVENT-EAP-SUCCESS auths) = 3 &&
 	wl_intervals auths 60 61 &&
-	test "$(wl_status sta0 wpa_state)" = COMPLETED &&
+	wl_completed sta0 &&
 	test "$(wl_status sta0 EAP\ state)" = SUCCESS &&
 	wl_authorized ap0 sta0 &&
 	wl_ip ap0 10.0.0.1/24 &&
@@ -111,7 +111,7 @@ test_expect_success 'an 802.1X station reauthenticates before its PMK lifetime e
 	test $(grep -c PMKSA-CACHE-ADDED pmksa) = 2 &&
 	wl_intervals pmksa 60 61 &&
 	test $(grep -c "sta0: CTRL-EVENT-EAP-SUCCESS" "$(wl_log sta0)") = 2 &&
-	test "$(wl_status sta0 wpa_state)" = COMPLETED &&
+	wl_completed sta0 &&
 	wl_ip ap0 10.0.0.1/24 &&
 	wl_ip sta0 10.0.0.2/24 &&
 	wl_ping sta0 10.0.0.1

@@ -95,6 +95,15 @@ test_expect_success 'what a test leaked outside the library is swept by the next
 	{ $WL_IP netns exec leak sleep 1000 & } &&
 	hwsimctl new --name leak2 >/dev/null &&
 	iw reg set DE &&
+	# Both take effect a little later (under basic time travel, CPU time
+	# passes): sleep running in the namespace, the country applied.
+	i=0 &&
+	until $WL_IP netns pids leak | sed "s|.*|/proc/&/comm|" | xargs cat 2>/dev/null |
+		grep -qx sleep && iw reg get | grep -q "^country DE:"; do
+		i=$((i + 1)) &&
+		test $i -le 50 &&
+		sleep 0.1 || return 1
+	done &&
 	wl_setup >out &&
 	grep -q "an earlier test left these behind (now removed)" out &&
 	grep -q "killed pid [0-9]* (sleep) in namespace leak$" out &&

@@ -32,10 +32,14 @@ p2p_group () {
 	grep -q "name='umlrun-b'" found &&
 	wl_wait sta1 -t 30 -x "wpactl -p $WL_WPAS_DIR -i sta0 P2P_CONNECT $p2p_sta1 pbc go_intent=15 ${P2P_PERSISTENT-}" \
 		"P2P-GO-NEG-REQUEST $p2p_sta0" >/dev/null &&
-	wl_wait sta0 -t 30 -x "wpactl -p $WL_WPAS_DIR -i sta1 P2P_CONNECT $p2p_sta0 pbc go_intent=0 ${P2P_PERSISTENT-}" \
-		"P2P-GROUP-STARTED sta0 GO" >go.started &&
-	wl_connected sta1 &&
-	grep "P2P-GROUP-STARTED sta1 client" "$(wl_log sta1)" >client.started
+	# The client's group starts last (after its WPS provisioning and the
+	# 4-way handshake that follows): waited for on sta1 itself, as reading
+	# its log right after CTRL-EVENT-CONNECTED may come before the line
+	# (under basic time travel). The GO's group started before it beaconed.
+	wl_wait sta1 -t 30 -c "P2P_CONNECT $p2p_sta0 pbc go_intent=0 ${P2P_PERSISTENT-}" \
+		"P2P-GROUP-STARTED sta1 client" >client.started &&
+	grep "P2P-GROUP-STARTED sta0 GO" "$(wl_log sta0)" >go.started &&
+	wl_connected sta1
 }
 
 test_expect_success 'discovery, then a group by push button: sta0 the GO, sta1 its client' '
