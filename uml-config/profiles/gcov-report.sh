@@ -6,9 +6,11 @@
 # GCNO_DIR is kernels/KEY/gcov: the build's .gcno files, by their path below
 # the build folder. The linux process of each test of RUN_DIR wrote its
 # .gcda files when it exited, under artifacts/gcov/ (GCOV_PREFIX) by their
-# absolute path in the build folder. Per test: the .gcno tree and its .gcda
-# files in one folder, captured with lcov; then every test's capture added
-# up into RUN_DIR/coverage/kernel.info and turned into RUN_DIR/coverage/.
+# absolute path in the build folder. The tests' counters are added up with
+# gcc's gcov-tool (merge, two folders at a time), and the sum is captured
+# once with lcov into RUN_DIR/coverage/kernel.info, then turned into HTML
+# in RUN_DIR/coverage/. (A capture per test, added up by lcov, took 30 s a
+# test and 900 MB for the wireless suite's 34.)
 set -eu
 
 gcno=$1
@@ -17,12 +19,15 @@ if ! command -v lcov >/dev/null || ! command -v genhtml >/dev/null; then
 	echo "gcov-report: lcov is not installed; install it with 'apt-get install lcov'" >&2
 	exit 1
 fi
+if ! command -v gcov-tool >/dev/null; then
+	echo "gcov-report: gcov-tool (gcc's) is not installed; install it with 'apt-get install gcc'" >&2
+	exit 1
+fi
 [ -d "$gcno" ] || { echo "gcov-report: no .gcno files in $gcno" >&2; exit 1; }
 out=$run/coverage
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
-infos=
 n=0
 for art in "$run"/*/artifacts/gcov "$run"/*/*/artifacts/gcov; do
 	[ -d "$art" ] || continue
@@ -41,17 +46,21 @@ for art in "$run"/*/artifacts/gcov "$run"/*/*/artifacts/gcov; do
 	done
 	[ -n "$base" ] || { echo "gcov-report: $art matches no .gcno of $gcno" >&2; continue; }
 	n=$((n + 1))
-	rm -rf "$work/tree"
-	cp -a "$gcno" "$work/tree"
-	(cd "$base" && find . -name '*.gcda' -print0 | tar --null -T - -cf -) | tar -C "$work/tree" -xf -
-	lcov --quiet --capture --directory "$work/tree" --output-file "$work/$n.info" \
-		--test-name "t$n" >"$work/lcov.log" 2>&1 ||
-		{ tail -n 5 "$work/lcov.log" >&2; exit 1; }
-	infos="$infos -a $work/$n.info"
+	if [ "$n" = 1 ]; then
+		mkdir "$work/sum"
+		(cd "$base" && find . -name '*.gcda' -print0 | tar --null -T - -cf -) | tar -C "$work/sum" -xf -
+	else
+		gcov-tool merge -o "$work/next" "$work/sum" "$base" >"$work/merge.log" 2>&1 ||
+			{ tail -n 5 "$work/merge.log" >&2; exit 1; }
+		rm -rf "$work/sum"
+		mv "$work/next" "$work/sum"
+	fi
 done
 [ "$n" -gt 0 ] || { echo "gcov-report: no test saved coverage in $run" >&2; exit 1; }
-# shellcheck disable=SC2086 # one -a per capture
-lcov --quiet $infos --output-file "$out/kernel.info" >"$work/lcov.log" 2>&1 ||
+cp -a "$gcno" "$work/tree"
+(cd "$work/sum" && find . -name '*.gcda' -print0 | tar --null -T - -cf -) | tar -C "$work/tree" -xf -
+lcov --quiet --capture --directory "$work/tree" --output-file "$out/kernel.info" \
+	--test-name "umlrun" >"$work/lcov.log" 2>&1 ||
 	{ tail -n 5 "$work/lcov.log" >&2; exit 1; }
 genhtml --quiet --output-directory "$out" --title "umlrun kernel coverage" \
 	"$out/kernel.info" >"$work/genhtml.log" 2>&1 ||
