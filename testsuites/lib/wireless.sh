@@ -129,6 +129,19 @@ else
 	WL_IP=/usr/bin/ip
 fi
 
+# The air (tcpdump on hwsim0, artifacts/wlN.pcap) is captured in the tests
+# of a file that reads it (wl_air, wl_air_has, wl_air_lacks: the file's
+# text is searched once, here). WL_CAPTURE=1 set before this library is
+# sourced captures every test of the file, WL_CAPTURE=0 none. A capture
+# costs about a tenth of a file's wall time (docs/wireless.md).
+if [ -z "${WL_CAPTURE-}" ]; then
+	WL_CAPTURE=1
+	wl__self=$HARNESS_SUITE_DIR/${0##*/}
+	if [ -r "$wl__self" ] && ! grep -q 'wl_air' "$wl__self"; then
+		WL_CAPTURE=0
+	fi
+fi
+
 WL__N=0		# tests that called wl_setup: the N of the artifact names
 WL__MACS=0	# radios made by this file: their MAC addresses
 WL_TAG=		# "wlN" of the current test
@@ -685,6 +698,7 @@ wl_radar () {
 # tcpdump listens: its "listening on" line is read from a fifo.
 wl__capture () {
 	WL_PCAP=$WL_ART/$WL_TAG.pcap
+	[ "$WL_CAPTURE" = 1 ] || return 0
 	# Captured to tmpfs, copied to the artifacts when the capture stops: a
 	# write per frame to /results (hostfs) is a host system call per frame,
 	# and beacons alone are ten a second for every AP.
@@ -733,6 +747,10 @@ wl__stop_capture () {
 # wl_air [tcpdump filter]: the capture so far, decoded, one frame a line
 # (-e: with the 802.11 addresses).
 wl_air () {
+	if [ "$WL_CAPTURE" != 1 ]; then
+		say "wireless: the air is not captured in this file: set WL_CAPTURE=1 before sourcing wireless.sh"
+		return 1
+	fi
 	tcpdump -Z root -r "${WL__CAP_TMP:-$WL_PCAP}" -n -e "$@" 2>"$HARNESS_TRASH_DIR/air.err" && return 0
 	say "wireless: cannot read the capture: $(cat "$HARNESS_TRASH_DIR/air.err")"
 	return 1
@@ -759,7 +777,7 @@ wl_air_lacks () {
 # ---- Test setup and cleanup ----------------------------------------------------
 
 # wl_setup: start a wireless test: check (and make) a clean slate, start
-# capturing the air, register wl_cleanup.
+# capturing the air (if WL_CAPTURE), register wl_cleanup.
 wl_setup () {
 	WL__N=$((WL__N + 1))
 	WL_TAG=wl$WL__N

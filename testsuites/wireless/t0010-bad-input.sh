@@ -138,4 +138,13 @@ test_expect_success 'after all that, a test starts from clean radios' '
 	wl_connected sta0
 '
 
+# This file never reads the air, so its tests capture nothing: no tcpdump
+# (a tenth of a file's wall time), no pcap among the artifacts.
+test_expect_success 'a file that never reads the air runs no tcpdump' '
+	wl_setup &&
+	test "$WL_CAPTURE" = 0 &&
+	test_must_fail pidof tcpdump &&
+	test ! -e "$WL_PCAP"
+'
+
 test_done
