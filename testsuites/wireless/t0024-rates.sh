@@ -58,13 +58,11 @@ test_expect_success 'HT40: 40 MHz above channel 36, HT MCS rates' '
 	grep -qx "CENTER_FRQ1=5190" poll &&
 	grep -q "^flags=.*\[HT\]" sta &&
 	! grep -q "^flags=.*\[VHT\]" sta &&
-	# Under basic time travel the first radios of a boot were seen to stay
-	# at MCS 0, 20 MHz, for 40 pings (3 runs in 4): there it is HT rates.
-	if test_have_prereq INF_CPU; then
-		rt_rate ".* MCS [0-9]* 40MHz"
-	else
-		rt_rate ".* MCS [0-9]"
-	fi
+	# HT rates; the 40 MHz width is the association (WIDTH above). Which
+	# rate minstrel_ht sends at is its own choice: the first radios of a
+	# boot were seen to stay at MCS 0, 20 MHz, for 40 pings under basic
+	# time travel (3 runs in 4) and under inf-cpu with trace events on.
+	rt_rate ".* MCS [0-9]"
 '
 
 test_expect_success 'VHT80: 80 MHz centred on channel 42, VHT MCS rates' '
