@@ -342,7 +342,21 @@ wl__config () {
 		printf '%s\n' "# wl_sta defaults; the test's lines follow" \
 			"ctrl_interface=$WL_WPAS_DIR" ;;
 	esac >"$wl__conf" || return 1
-	cat ${3:+"$3"} >>"$wl__conf"
+	# The shell's read instead of cat: one process fewer per daemon start
+	# (about 290 in a run of the wireless suite).
+	if [ -n "${3-}" ]; then
+		wl__lines <"$3" >>"$wl__conf"
+	else
+		wl__lines >>"$wl__conf"
+	fi
+}
+
+# wl__lines: copy stdin to stdout, line by line, a last line without its
+# newline included.
+wl__lines () {
+	while IFS= read -r wl__l || [ -n "$wl__l" ]; do
+		printf '%s\n' "$wl__l"
+	done
 }
 
 # wl__hostapd NAME [FILE]: start hostapd on radio NAME with its configuration
