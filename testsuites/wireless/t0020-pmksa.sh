@@ -40,6 +40,15 @@ pm_sta () {
 	EOF
 }
 
+# pm_joined: the station connected, and the AP through its own side of it
+# (its PMKSA entry added, the station authorized): under basic time travel
+# the AP can finish after the station has reported the connection.
+pm_joined () {
+	wl_connected sta0 &&
+	wl_wait ap0 -t 10 -s "STA $(wl_addr sta0)" "[AUTHORIZED]" \
+		"AP-STA-CONNECTED $(wl_addr sta0)" >/dev/null
+}
+
 pm_eaps () {
 	grep -c "CTRL-EVENT-EAP-STARTED" "$(wl_log sta0)"
 }
@@ -74,7 +83,7 @@ test_expect_success 'an AP that flushed its cache ignores the PMKID: EAP runs ag
 	wl_radios ap0 sta0 &&
 	pm_conf &&
 	pm_sta &&
-	wl_connected sta0 &&
+	pm_joined &&
 	wl_ctl ap0 PMKSA_FLUSH >/dev/null &&
 	grep -q "RSN: Flush PMKSA cache entry for $(wl_addr sta0)" "$(wl_log ap0)" &&
 	pm_reconnect &&
