@@ -87,6 +87,7 @@
 #	wl_wait NAME [OPTS] EVENT...  wait for events (wpactl wait)
 #	wl_connected NAME [SECONDS]   station NAME is connected
 #	wl_completed NAME [SECONDS]   COMPLETED again (after a rekey: waits)
+#	wl_until SECONDS CMD...       CMD succeeds, retried every 0.1 s
 #	wl_status NAME FIELD          a field of STATUS
 #	wl_authorized AP STA          hostapd lists STA as authorized
 #	wl_stop NAME                  stop the daemon of NAME, return its status
@@ -527,6 +528,23 @@ wl_connected () {
 wl_completed () {
 	wl_wait "$1" -t "${2:-10}" -s STATUS wpa_state=COMPLETED \
 		"WPA: Key negotiation completed" >/dev/null
+}
+
+# wl_until SECONDS CMD...: run CMD every 0.1 s until it succeeds, for up to
+# SECONDS: for a state with no event to wait for (a line in a daemon's log,
+# a process running), which under basic time travel may come a little
+# after the step that causes it.
+wl_until () {
+	wl__tries=$(($1 * 10))
+	shift
+	until "$@"; do
+		wl__tries=$((wl__tries - 1))
+		if [ "$wl__tries" -le 0 ]; then
+			say "wireless: still not true after waiting: $*"
+			return 1
+		fi
+		sleep 0.1
+	done
 }
 
 # wl_status NAME FIELD: one field of NAME's STATUS reply.

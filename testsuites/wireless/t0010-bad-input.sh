@@ -88,6 +88,12 @@ test_expect_success 'more radios than allowed, or one the driver refuses, fail c
 	test_line_count = 1 radios
 '
 
+# leak_ready: the leaked sleep runs in namespace leak, the country is DE.
+leak_ready () {
+	$WL_IP netns pids leak | sed "s|.*|/proc/&/comm|" | xargs cat 2>/dev/null |
+		grep -qx sleep && iw reg get | grep -q "^country DE:"
+}
+
 test_expect_success 'what a test leaked outside the library is swept by the next wl_setup' '
 	# A namespace with a process in it, a radio in the initial namespace
 	# and another country: made by hand, so no cleanup knows of them.
@@ -97,13 +103,7 @@ test_expect_success 'what a test leaked outside the library is swept by the next
 	iw reg set DE &&
 	# Both take effect a little later (under basic time travel, CPU time
 	# passes): sleep running in the namespace, the country applied.
-	i=0 &&
-	until $WL_IP netns pids leak | sed "s|.*|/proc/&/comm|" | xargs cat 2>/dev/null |
-		grep -qx sleep && iw reg get | grep -q "^country DE:"; do
-		i=$((i + 1)) &&
-		test $i -le 50 &&
-		sleep 0.1 || return 1
-	done &&
+	wl_until 5 leak_ready &&
 	wl_setup >out &&
 	grep -q "an earlier test left these behind (now removed)" out &&
 	grep -q "killed pid [0-9]* (sleep) in namespace leak$" out &&

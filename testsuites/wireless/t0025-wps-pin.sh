@@ -42,12 +42,7 @@ wps_gap () {
 # does when the station's last message reaches it, which under basic time
 # travel can come after the station has reported WPS-SUCCESS.
 wps_reg_success () {
-	i=0
-	until grep -q "WPS-REG-SUCCESS $(wl_addr sta0)" "$(wl_log ap0)"; do
-		i=$((i + 1))
-		test $i -le 50 || { say "wps: no WPS-REG-SUCCESS in the log of ap0"; return 1; }
-		sleep 0.1
-	done
+	wl_until 5 grep -q "WPS-REG-SUCCESS $(wl_addr sta0)" "$(wl_log ap0)"
 }
 
 wps_learnt () {
