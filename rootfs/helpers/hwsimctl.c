@@ -27,9 +27,10 @@
  *                              run CMD in network namespace NS, as
  *                              `ip netns exec` does (its own mount
  *                              namespace, with the namespace's /sys), but
- *                              from this static program: iproute2's ip is
- *                              dynamic, and the wireless library starts
- *                              every daemon and `wl_in` command this way
+ *                              from a static program (iproute2's ip is
+ *                              dynamic); `nsexec NS CMD` is the same in a
+ *                              smaller program, the one the wireless
+ *                              library uses (rootfs/netns-exec.c)
  *
  * The driver answers HWSIM_CMD_NEW_RADIO with the new radio's id in the
  * error field of the netlink acknowledgement (a positive "error"), which
@@ -96,6 +97,8 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
+#include "../netns-exec.h"
+
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
@@ -123,7 +126,6 @@ enum {
 
 #define HWSIM_FAMILY "MAC80211_HWSIM"
 #define MAX_RADIOS   256
-#define NETNS_DIR    "/run/netns"
 #define WORLD_ALPHA2 "00"
 /* How long sweep waits for killed processes, and for the regulatory core. */
 #define KILL_WAIT_MS 1000
@@ -1463,39 +1465,6 @@ static const struct command *find_command(const char *name)
 	usage_error("unknown command '%s'", name);
 }
 
-/*
- * exec NS CMD...: what `ip netns exec` does, less /etc/netns: enter the
- * network namespace, then a mount namespace of our own whose /sys is a
- * sysfs mounted from inside NS (so /sys/class/net lists NS's interfaces),
- * and exec CMD.  Only returns on failure.
- */
-static int cmd_exec(int argc, char **argv)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	if (argc < 2)
-		usage_error("exec needs a namespace and a command");
-	if (strchr(argv[0], '/') || !strcmp(argv[0], ".") || !strcmp(argv[0], ".."))
-		usage_error("exec: not a namespace name: '%s'", argv[0]);
-	snprintf(path, sizeof(path), "%s/%s", NETNS_DIR, argv[0]);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || setns(fd, CLONE_NEWNET) < 0) {
-		warn("cannot enter namespace %s: %s", argv[0], strerror(errno));
-		return 1;
-	}
-	close(fd);
-	if (unshare(CLONE_NEWNS) < 0 || mount("", "/", NULL, MS_SLAVE | MS_REC, NULL) < 0 ||
-	    (umount2("/sys", MNT_DETACH) < 0 && errno != EINVAL) ||
-	    mount(argv[0], "/sys", "sysfs", 0, NULL) < 0) {
-		warn("cannot give namespace %s its /sys: %s", argv[0], strerror(errno));
-		return 1;
-	}
-	execvp(argv[1], argv + 1);
-	warn("cannot run %s: %s", argv[1], strerror(errno));
-	return errno == ENOENT ? 127 : 126;
-}
-
 int main(int argc, char **argv)
 {
 	autoclose_genl struct genl h = { NULL, -1, NULL };
@@ -1508,8 +1477,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	/* A process in a namespace, a frame on a monitor interface: no netlink. */
-	if (!strcmp(argv[1], "exec"))
-		return cmd_exec(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "exec")) {
+		int rc = netns_exec(prog, argc - 2, argv + 2);
+
+		if (rc == 2)
+			fprintf(stderr, "Try '%s --help'.\n", prog);
+		return rc;
+	}
 	cmd = find_command(argv[1]);
 	if (cmd->run == cmd_inject)
 		return cmd_inject(NULL, argc - 2, argv + 2);

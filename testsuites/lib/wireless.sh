@@ -266,7 +266,7 @@ wl_iface () {
 	esac
 	WL__MACS=$((WL__MACS + 1))
 	wl__mac=$(printf '02:00:00:%02x:%02x:00' $((WL__MACS / 256 % 256)) $((WL__MACS % 256)))
-	if ! hwsimctl exec "$1" iw dev "$1" interface add "$2" type managed addr "$wl__mac" \
+	if ! nsexec "$1" iw dev "$1" interface add "$2" type managed addr "$wl__mac" \
 		2>"$HARNESS_TRASH_DIR/iface.err"; then
 		say "wireless: cannot add interface '$2' on '$1': $(cat "$HARNESS_TRASH_DIR/iface.err")"
 		return 1
@@ -281,9 +281,9 @@ wl_in () {
 	wl__known "$1" || return 1
 	wl__ns=$1
 	shift
-	# hwsimctl exec: ip netns exec in a static program (a dynamic ip costs
-	# the loader its libraries on every call).
-	hwsimctl exec "$wl__ns" "$@"
+	# nsexec: ip netns exec in a small static program (a dynamic ip costs
+	# the loader its libraries on every call; rootfs/helpers/nsexec.c).
+	nsexec "$wl__ns" "$@"
 }
 
 # wl_addr NAME: the MAC address of NAME's interface.
@@ -324,7 +324,7 @@ wl__start () {
 	shift 3
 	read -r wl__u _ </proc/uptime
 	printf '\n%s: %s\n' "$wl__u" "$*" >>"$wl__l"
-	hwsimctl exec "$wl__n" "$@" >>"$wl__l" 2>&1 </dev/null 6>&- 7>&- &
+	nsexec "$wl__n" "$@" >>"$wl__l" 2>&1 </dev/null 6>&- 7>&- &
 	eval "WL__PID_$wl__n=\$! WL__KIND_$wl__n=\$wl__k WL__LOG_$wl__n=\$wl__l"
 	case " $WL__DAEMONS " in
 	*" $wl__n "*) ;;

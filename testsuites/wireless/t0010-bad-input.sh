@@ -138,6 +138,29 @@ test_expect_success 'after all that, a test starts from clean radios' '
 	wl_connected sta0
 '
 
+# nsexec (what wl_in and the daemon starts use) and hwsimctl exec: the
+# command sees the namespace's interfaces in its /sys, not the initial
+# namespace's; a bad namespace or command is one line and its own status.
+test_expect_success 'nsexec and hwsimctl exec enter the namespace, or fail clearly' '
+	wl_setup &&
+	wl_radios sta0 &&
+	test ! -e /sys/class/net/sta0 &&
+	nsexec sta0 cat /sys/class/net/sta0/address >addr &&
+	echo "$(wl_addr sta0)" >expect &&
+	test_cmp expect addr &&
+	hwsimctl exec sta0 cat /sys/class/net/sta0/address >addr2 &&
+	test_cmp expect addr2 &&
+	{ nsexec nosuchns true 2>err; test $? = 1; } &&
+	grep -q "^nsexec: cannot enter namespace nosuchns" err &&
+	{ nsexec sta0 no-such-command 2>err; test $? = 127; } &&
+	grep -q "^nsexec: cannot run no-such-command" err &&
+	{ nsexec sta0 2>err; test $? = 2; } &&
+	{ nsexec ../sta0 true 2>err; test $? = 2; } &&
+	grep -q "^nsexec: not a namespace name" err &&
+	{ hwsimctl exec nosuchns true 2>err; test $? = 1; } &&
+	grep -q "^hwsimctl: cannot enter namespace nosuchns" err
+'
+
 # This file never reads the air, so its tests capture nothing: no tcpdump
 # (a tenth of a file's wall time), no pcap among the artifacts.
 test_expect_success 'a file that never reads the air runs no tcpdump' '
