@@ -5,6 +5,8 @@
  * It runs one job and powers the guest off. The job arrives on the kernel
  * command line (read from /proc/cmdline, quoting honoured):
  *   umlrun.test=SUITE/tNNNN-name.sh   run a test file under /suite
+ *   umlrun.sh=PATH                    with this shell (settings' shell=;
+ *                                     default /bin/sh, busybox ash)
  *   umlrun.argv=HEX                   or run NUL-separated argv (umlrun exec)
  *   umlrun.shell=1                    or an interactive shell on the console
  *   umlrun.mode=inf-cpu|basic|off umlrun.start=SECS umlrun.timeout=SECS
@@ -50,6 +52,7 @@
 
 static struct {
 	const char *test, *mode, *start, *suite, *results, *argv_hex, *try;
+	const char *sh;	     /* umlrun.sh: the test file's shell */
 	const char *harness; /* umlrun.harness: HARNESS_OPTIONS */
 	long timeout;
 	bool shell;
@@ -58,7 +61,7 @@ static struct {
 	char *argv[MAX_ARGS + 1];
 	const char *mount[MAX_MOUNTS]; /* umlrun.mount=SRC_HEX,DST_HEX,ro|rw */
 	size_t nmounts;
-} param = { .mode = "off", .start = "", .suite = "suite", .timeout = 600 };
+} param = { .mode = "off", .start = "", .suite = "suite", .sh = "/bin/sh", .timeout = 600 };
 
 /* What the host's supervise.c looks for on the console (guest_console_mark). */
 #define CONSOLE_MARK "umlrun-init: "
@@ -209,6 +212,8 @@ static void set_param(char *key, char *val)
 	key += 7;
 	if (!strcmp(key, "test"))
 		param.test = val;
+	else if (!strcmp(key, "sh"))
+		param.sh = val;
 	else if (!strcmp(key, "mode"))
 		param.mode = val;
 	else if (!strcmp(key, "start"))
@@ -467,7 +472,15 @@ static void exec_job(void)
 				dprintf(2, "init: cannot enter %s: %s\n", dir, strerror(errno));
 				_exit(127);
 			}
-			execl("/bin/sh", "sh", slash ? slash + 1 : param.test, (char *)NULL);
+			{
+				const char *name = strrchr(param.sh, '/');
+
+				execl(param.sh, name ? name + 1 : param.sh,
+				      slash ? slash + 1 : param.test, (char *)NULL);
+				dprintf(2, "init: cannot run the test file with %s: %s\n", param.sh,
+					strerror(errno));
+				_exit(127);
+			}
 		} else {
 			if (chdir("/tmp") < 0)
 				_exit(127);

@@ -224,6 +224,8 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	}
 	if (g->test)
 		strv_push(&v, &n, xasprintf("umlrun.test=%s", g->test));
+	if (g->test && g->test_shell)
+		strv_push(&v, &n, xasprintf("umlrun.sh=%s", g->test_shell));
 	if (g->shell)
 		strv_push(&v, &n, xstrdup("umlrun.shell=1"));
 	if (g->argv) {

@@ -60,9 +60,10 @@ struct guest_spec {
 	bool has_start;
 	uint64_t start_kernel; /* time-travel-start= value, in the kernel's unit */
 	int64_t start_secs;
-	const char *mem;   /* e.g. "256M" */
-	const char *test;  /* SUITE/tNNNN-name.sh, or NULL */
-	char *const *argv; /* umlrun exec, or NULL */
+	const char *mem;	/* e.g. "256M" */
+	const char *test;	/* SUITE/tNNNN-name.sh, or NULL */
+	const char *test_shell; /* what runs the test file (settings' shell=), NULL: /bin/sh */
+	char *const *argv;	/* umlrun exec, or NULL */
 	bool shell;
 	long sim_timeout;     /* seconds of simulated time, 0 for none */
 	const char *extra;    /* extra kernel parameters (settings' cmdline=) */

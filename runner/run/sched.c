@@ -242,6 +242,7 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	sl->spec.sim_timeout = so->timeout ? so->timeout : t->timeout;
 	sl->spec.mem = so->mem ? so->mem : t->mem;
 	sl->spec.extra = t->cmdline;
+	sl->spec.test_shell = t->shell;
 	sl->spec.try = job.tries + 1;
 	/* Built once: what cmdline.txt says is what linux gets. */
 	argv = guest_cmdline(&sl->spec, e);

@@ -80,6 +80,16 @@ int settings_parse(const char *text, const char *file, struct test *d, struct ue
 		} else if (!strcmp(line, "cmdline")) {
 			free(d->cmdline);
 			d->cmdline = xstrdup(eq);
+		} else if (!strcmp(line, "shell")) {
+			if (!strcmp(eq, "sh"))
+				d->shell = NULL;
+			else if (!strcmp(eq, "dash"))
+				d->shell = TEST_SHELL_DASH;
+			else
+				return uerr_set(e, EXIT_USAGE,
+						"%s:%d: shell=%s: want sh (busybox ash, the "
+						"default) or dash",
+						file, lineno, eq);
 		} else {
 			goto bad;
 		}
@@ -87,8 +97,8 @@ int settings_parse(const char *text, const char *file, struct test *d, struct ue
 	bad:
 		return uerr_set(
 		    e, EXIT_USAGE,
-		    "%s:%d: want timeout=, wall_timeout=, mem= or cmdline= with a value", file,
-		    lineno);
+		    "%s:%d: want timeout=, wall_timeout=, mem=, cmdline= or shell= with a value",
+		    file, lineno);
 	}
 	return 0;
 }

@@ -6,7 +6,8 @@
  * tNNNN-name.sh and an optional `settings` file of key=value lines
  * (kselftest style): timeout= (simulated seconds per test file),
  * wall_timeout= (wall seconds), mem= (guest memory), cmdline= (extra kernel
- * parameters). testsuites/lib holds shared shell code, not tests.
+ * parameters), shell= (sh or dash: what runs each test file). testsuites/lib
+ * holds shared shell code, not tests.
  */
 #ifndef UMLRUN_SUITE_H
 #define UMLRUN_SUITE_H
@@ -21,6 +22,8 @@
 #define TEST_WALL_TIMEOUT_DEFAULT 120 /* wall seconds */
 #define TEST_TIMEOUT_MAX	  (100L * 365 * 86400)
 #define TEST_WALL_TIMEOUT_MAX	  (7L * 86400)
+/* shell=dash: Debian's dash, in the guest's root (rootfs/manifest). */
+#define TEST_SHELL_DASH "/usr/bin/dash"
 
 struct test {
 	char *suite;
@@ -30,6 +33,7 @@ struct test {
 	double wall_timeout;
 	char *mem;
 	char *cmdline;
+	const char *shell; /* the guest's path of shell=dash, or NULL for /bin/sh */
 };
 
 struct test_list {

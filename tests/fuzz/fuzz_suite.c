@@ -23,8 +23,6 @@
 
 #include "suite.h"
 
-
-
 static void check_mem(const char *mem)
 {
 	size_t digits = strspn(mem, "0123456789");
@@ -44,16 +42,18 @@ static void check_values(const struct test *d)
 
 static void check_round_trip(const struct test *d)
 {
-	_cleanup_free_ char *text = xasprintf(
-	    "timeout=%ld\nwall_timeout=%.0f\n%s%s%s%s%s%s", d->timeout, d->wall_timeout,
-	    d->mem ? "mem=" : "", d->mem ? d->mem : "", d->mem ? "\n" : "",
-	    d->cmdline ? "cmdline=" : "", d->cmdline ? d->cmdline : "", d->cmdline ? "\n" : "");
+	_cleanup_free_ char *text =
+	    xasprintf("timeout=%ld\nwall_timeout=%.0f\n%s%s%s%s%s%s%s", d->timeout, d->wall_timeout,
+		      d->mem ? "mem=" : "", d->mem ? d->mem : "", d->mem ? "\n" : "",
+		      d->cmdline ? "cmdline=" : "", d->cmdline ? d->cmdline : "",
+		      d->cmdline ? "\n" : "", d->shell ? "shell=dash\n" : "");
 	struct test again = { .timeout = 1, .wall_timeout = 1 };
 	struct uerr e = { 0 };
 
 	expect(settings_parse(text, "again", &again, &e) == 0);
 	expect(again.timeout == d->timeout && again.wall_timeout == d->wall_timeout);
 	expect(!d->mem == !again.mem && (!d->mem || !strcmp(d->mem, again.mem)));
+	expect(!d->shell == !again.shell);
 	expect(!d->cmdline == !again.cmdline &&
 	       (!d->cmdline || !strcmp(d->cmdline, again.cmdline)));
 	free(again.mem);

@@ -215,6 +215,21 @@ check "the next test still runs after a crash"
 nothing_left
 check "nothing is left behind after a crash"
 
+# shell= in a suite's settings: dash runs the file; anything else is one
+# line naming the file and line, exit 2, before any guest boots.
+mkdir -p "$work/shells/ishell"
+printf '#!/bin/sh\n. ../lib/harness.sh\ntest_expect_success dash %s\ntest_done\n' \
+	"'test \"\$(readlink /proc/\$\$/exe)\" = /usr/bin/dash'" >"$work/shells/ishell/t0001-which.sh"
+echo shell=dash >"$work/shells/ishell/settings"
+run "$umlrun" run --results="$results" --suite-dir="$work/shells" ishell
+[ $rc -eq 0 ] && grep -q "^ok 1 ishell/t0001-which.sh" "$work/out"
+check "shell=dash in a suite's settings runs its test files under dash"
+echo shell=bash >"$work/shells/ishell/settings"
+run "$umlrun" run --results="$results" --suite-dir="$work/shells" ishell
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" = 1 ] && [ ! -s "$work/out" ] &&
+	grep -q "ishell/settings:1: shell=bash: want sh (busybox ash, the default) or dash" "$work/err"
+check "an unknown shell= is one line naming the settings file, exit 2"
+
 run "$umlrun" run $R ibadparam
 [ $rc -eq 3 ] && grep -q "^not ok 1 ibadparam/t0001-never.sh # ERROR guest init: error umlrun.timeout is malformed" "$work/out"
 check "a parameter the guest init refuses is an init error naming it, not a silent death"

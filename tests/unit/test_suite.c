@@ -33,6 +33,12 @@ static void test_settings(void)
 	ok(r == 0 && !strcmp(d.mem, "1G") && d.timeout == 5,
 	   "settings: later values replace, last line without newline");
 	ok(d.wall_timeout == 45.0, "settings: keys not given keep their value");
+	ok(!d.shell, "settings: no shell= runs the test files with /bin/sh");
+	r = settings_parse("shell=dash\n", "more/settings", &d, &e);
+	ok(r == 0 && d.shell && !strcmp(d.shell, "/usr/bin/dash"),
+	   "settings: shell=dash runs them with the guest's /usr/bin/dash");
+	r = settings_parse("shell=sh\n", "more/settings", &d, &e);
+	ok(r == 0 && !d.shell, "settings: shell=sh is busybox ash again");
 	free(d.mem);
 	free(d.cmdline);
 
@@ -50,6 +56,9 @@ static void test_settings(void)
 			{ "timeout=10s\n", "net/settings:1:" },
 			{ "wall_timeout=0\n", "net/settings:1:" },
 			{ "mem=1G\nwall_timeout=x\n", "net/settings:2:" },
+			{ "shell=bash\n", "net/settings:1: shell=bash: want sh" },
+			{ "timeout=5\nshell=/usr/bin/dash\n", "net/settings:2:" },
+			{ "shell=\n", "net/settings:1:" },
 		};
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -235,7 +244,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(62);
+	plan(68);
 	test_settings();
 	test_mem();
 	test_find();

@@ -8,6 +8,10 @@ test_expect_success 'the kernel filesystems are mounted' '
 	test_path_is_dir /dev
 '
 
+test_expect_success 'test files run under busybox ash, the guest /bin/sh' '
+	test "$(readlink /proc/$$/exe)" = /usr/bin/busybox
+'
+
 test_expect_success 'tests run in a writable scratch directory' '
 	echo hello >expect &&
 	echo hello >actual &&

@@ -138,6 +138,10 @@ test_expect_success 'after all that, a test starts from clean radios' '
 	wl_connected sta0
 '
 
+test_expect_success 'this suite runs its test files under dash (settings: shell=dash)' '
+	test "$(readlink /proc/$$/exe)" = /usr/bin/dash
+'
+
 # nsexec (what wl_in and the daemon starts use) and hwsimctl exec: the
 # command sees the namespace's interfaces in its /sys, not the initial
 # namespace's; a bad namespace or command is one line and its own status.
