@@ -138,8 +138,8 @@ test_expect_success 'after all that, a test starts from clean radios' '
 	wl_connected sta0
 '
 
-test_expect_success 'this suite runs its test files under busybox ash (settings)' '
-	test "$(readlink /proc/$$/exe)" = /usr/bin/busybox
+test_expect_success 'this suite runs its test files under dash (settings: shell=dash)' '
+	test "$(readlink /proc/$$/exe)" = /usr/bin/dash
 '
 
 # nsexec (what wl_in and the daemon starts use) and hwsimctl exec: the

@@ -105,7 +105,11 @@ test_expect_success 'a radar during the CAC: the AP never beacons on channel 52 
 	wl_air_lacks "5260 MHz"
 '
 
-test_expect_success 'non-occupancy: after a radar, channel 52 is barred for 30 minutes, then free again' '
+# Under inf-cpu only: under basic time travel the kernel lost the
+# 1800 s timer of the non-occupancy work in 8 of 201 runs (neither
+# radio's cfg80211_dfs_channels_update_work ever ran, so hostapd never
+# heard DFS-NOP-FINISHED); the cause is not found yet (docs/wireless.md).
+test_expect_success INF_CPU 'non-occupancy: after a radar, channel 52 is barred for 30 minutes, then free again' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
 	dfs_ap &&
