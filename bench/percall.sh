@@ -57,6 +57,13 @@ guest_wall() {
 	echo "$b"
 }
 
+# host_wall PROBE_ARGS...: the wall seconds of one probe run on the host.
+host_wall() {
+	t0=$(now)
+	"$probe" "$@"
+	calc "$(now) - $t0"
+}
+
 # row NAME WHERE N UNIT SCALE ZERO_WALL WALL: one line of the table.
 row() {
 	printf '%-12s %-6s %8s  %s\n' "$1" "$2" \
@@ -66,13 +73,10 @@ row() {
 printf '%-12s %-6s %8s  %s\n' operation where each unit
 
 n=200000
-t0=$(now)
-"$probe" cpuid "$n"
-cpuid_us=$(calc "($(now) - $t0) / $n * 1000000")
-printf '%-12s %-6s %8.2f  %s\n' cpuid host "$cpuid_us" us
-t0=$(now)
-"$probe" switch "$n"
-printf '%-12s %-6s %8.2f  %s\n' switch host "$(calc "($(now) - $t0) / $n * 1000000")" "us (round trip)"
+cpuid_wall=$(host_wall cpuid "$n")
+cpuid_us=$(calc "$cpuid_wall / $n * 1000000")
+row cpuid host "$n" us 1000000 0 "$cpuid_wall"
+row switch host "$n" "us (round trip)" 1000000 0 "$(host_wall switch "$n")"
 
 zero=$(guest_wall /usr/local/bin/probe syscall 0)
 row syscall guest 200000 us 1000000 "$zero" "$(guest_wall /usr/local/bin/probe syscall 200000)"

@@ -266,7 +266,7 @@ wl_iface () {
 	esac
 	WL__MACS=$((WL__MACS + 1))
 	wl__mac=$(printf '02:00:00:%02x:%02x:00' $((WL__MACS / 256 % 256)) $((WL__MACS % 256)))
-	if ! nsexec "$1" iw dev "$1" interface add "$2" type managed addr "$wl__mac" \
+	if ! wl_in "$1" iw dev "$1" interface add "$2" type managed addr "$wl__mac" \
 		2>"$HARNESS_TRASH_DIR/iface.err"; then
 		say "wireless: cannot add interface '$2' on '$1': $(cat "$HARNESS_TRASH_DIR/iface.err")"
 		return 1
