@@ -25,8 +25,8 @@ for c in "$@"; do
 done
 
 # umlrun first: it finds (or extracts) the kernel tree kunit.py runs from.
-# Under basic time travel, as kunit.py has none: 7.2's lib/kunit spins a
-# kernel thread that inf-cpu never stops (docs/kunit.md).
+# Under basic time travel, as kunit.py has none: both tools then let time
+# pass with the work (docs/kunit.md).
 t0=$(now)
 "$umlrun" kunit -q --time-travel=basic --results="$work/u0" $ucfg >"$work/u0.out" 2>&1 || true
 u_build=$(calc "$(now) - $t0")

@@ -1253,10 +1253,10 @@ static int kunit_boot(struct session *s, const char *glob)
 			 : "kunit: the kunitconfig enables no KUnit suite%s",
 		    glob ? glob : "");
 	/*
-	 * Under inf-cpu a kernel thread that spins (schedule() in a loop
-	 * until another thread acts) keeps simulated time still, so it may
-	 * spin for ever: 7.2's lib/kunit has one (backtrace-suppression-test,
-	 * cross_kthread). Say what to try with the timeout.
+	 * Under inf-cpu a test that busy-loops until a timer fires keeps
+	 * simulated time still, so it may spin for ever (a kernel thread
+	 * looping on schedule() no longer does on 7.2: docs/kunit.md). Say
+	 * what to try with the timeout.
 	 */
 	if (out.end == GUEST_WALL_TIMEOUT && s->mode == TT_INF_CPU) {
 		size_t len = strlen(out.detail);
