@@ -140,7 +140,8 @@ static const struct option long_opts[] = {
 	"  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"                       \
 	"  --start=WHEN           guest clock at boot: Unix seconds, ISO-8601 or 'now'\n"          \
 	"                         (default 2024-01-01T00:00:00Z under time travel)\n"              \
-	"  --mem=SIZE             guest memory (default 256M, or the suite's mem=)\n"              \
+	"  --mem=SIZE             guest memory, 32M to the host's RAM (default 256M, or\n"         \
+	"                         the suite's mem=)\n"                                             \
 	"  --suite-dir=DIR        suites from DIR instead of the project's testsuites/\n"          \
 	"                         (its lib/ defaults to the project's)\n"                          \
 	"  --overlay=DIR          lay DIR over the guest's root, e.g. your own build as\n"         \
@@ -330,7 +331,8 @@ static const struct command_desc {
 	  "                         run nothing\n"
 	  "  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"
 	  "  --start=WHEN           guest clock at boot, as for 'umlrun run'\n"
-	  "  --mem=SIZE             guest memory (default 1G, as kunit.py)\n"
+	  "  --mem=SIZE             guest memory, 32M to the host's RAM (default 1G, as\n"
+	  "                         kunit.py)\n"
 	  "  --random-seed=N        the guest's random numbers come from N (default 0)\n"
 	  "  --seccomp=WHEN         UML's seccomp userspace: auto, on or off\n"
 	  "  --wall-timeout=SECONDS wall-clock limit of the whole boot (default 300)\n"
@@ -492,10 +494,6 @@ static bool trace_event_list_ok(const char *s)
 	}
 }
 
-/*
- * --run=LIST as the harness takes it: N, N-M, -M and N- items, separated
- * by single commas.
- */
 /* --cpu-cost=NS[,jitter=PCT]: 1 ns to 1 s per system call, jitter 0 to 100 %. */
 static int parse_cpu_cost(struct opts *o, const char *arg, struct uerr *e)
 {
@@ -516,7 +514,13 @@ static int parse_cpu_cost(struct opts *o, const char *arg, struct uerr *e)
 	return 0;
 }
 
-static bool run_list_ok(const char *s)
+/*
+ * --run=LIST as the harness takes it: N, N-M, -M and N- items, separated
+ * by single commas. Tests are numbered from 1, and a range runs upwards:
+ * 0 or 3-1 would select nothing, so every test would be skipped and the
+ * run pass.
+ */
+static int run_list_check(const char *s, struct uerr *e)
 {
 	const char *item = s;
 
@@ -526,13 +530,63 @@ static bool run_list_ok(const char *s)
 		size_t digits = strspn(item, "0123456789");
 		size_t dash = digits < len && item[digits] == '-';
 		size_t more = dash ? strspn(item + digits + 1, "0123456789") : 0;
+		long lo = 1, hi = LONG_MAX;
 
 		if (!len || digits + dash + more != len || (dash && len == 1))
-			return false;
+			return uerr_set(e, EXIT_USAGE,
+					"--run=%s: want test numbers and ranges, e.g. --run=1,3-4",
+					s);
+		/* At most 9 digits: the harness compares them in shell arithmetic. */
+		if (digits > 9 || more > 9)
+			return uerr_set(e, EXIT_USAGE,
+					"--run=%s: a test number has at most 9 digits", s);
+		if (digits)
+			lo = strtol(item, NULL, 10);
+		if (more)
+			hi = strtol(item + digits + 1, NULL, 10);
+		if ((digits && lo == 0) || (more && hi == 0))
+			return uerr_set(e, EXIT_USAGE, "--run=%s: tests are numbered from 1, not 0",
+					s);
+		if (lo > hi)
+			return uerr_set(e, EXIT_USAGE,
+					"--run=%s: the range %.*s runs backwards; write %ld-%ld", s,
+					(int)len, item, hi, lo);
 		if (!*end)
-			return true;
+			return 0;
 		item = end + 1;
 	}
+}
+
+/*
+ * --mount=HOST[:GUEST][:rw], the form only: boot.c's guest_mount_parse
+ * resolves HOST and checks GUEST once the session starts. It splits at
+ * the first ':', so a path holding one would be cut in two (HOST) or kept
+ * whole (GUEST: "/data:rx" would become a mount point); neither may.
+ * ":ro", the default, is taken too, as guest_mount_parse takes it.
+ */
+static int mount_spec_check(const char *spec, struct uerr *e)
+{
+	const char *c1 = strchr(spec, ':');
+	const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	const char *mode = c2 ? c2 + 1 : c1 ? c1 + 1 : NULL;
+	bool has_mode = mode && (!strcmp(mode, "rw") || !strcmp(mode, "ro"));
+
+	if (!*spec || spec == c1)
+		return uerr_set(e, EXIT_USAGE,
+				"--mount=%s: no HOST folder; want HOST[:GUEST][:rw], e.g. "
+				"--mount=$HOME/proj:/src",
+				spec);
+	if (c2 && strchr(c2 + 1, ':'))
+		return uerr_set(e, EXIT_USAGE,
+				"--mount=%s: too many ':'; want HOST[:GUEST][:rw], and neither "
+				"path may hold ':'",
+				spec);
+	if (c2 && !has_mode)
+		return uerr_set(e, EXIT_USAGE,
+				"--mount=%s: want HOST[:GUEST][:rw]: after GUEST only rw may "
+				"follow, not '%s' (and GUEST may not hold ':')",
+				spec, mode);
+	return 0;
 }
 
 static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
@@ -557,12 +611,16 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 	case O_START:
 		o->start = arg;
 		return 0;
-	case O_MEM:
+	case O_MEM: {
+		_cleanup_free_ char *what = xasprintf("--mem=%s", arg);
+
 		if (!mem_size_valid(arg))
-			return uerr_set(e, EXIT_USAGE, "--mem=%s: give a size such as 256M or 1G",
-					arg);
+			return uerr_set(e, EXIT_USAGE, "%s: give a size such as 256M or 1G", what);
+		if (guest_mem_check(what, arg, e) < 0)
+			return -1;
 		o->mem = arg;
 		return 0;
+	}
 	case O_RESULTS:
 		o->results_dir = arg;
 		return 0;
@@ -671,13 +729,13 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		o->random_seed = arg;
 		return 0;
 	case O_RUN_LIST:
-		if (!run_list_ok(arg))
-			return uerr_set(e, EXIT_USAGE,
-					"--run=%s: want test numbers and ranges, e.g. --run=1,3-4",
-					arg);
+		if (run_list_check(arg, e) < 0)
+			return -1;
 		o->run_list = arg;
 		return 0;
 	case O_MOUNT:
+		if (mount_spec_check(arg, e) < 0)
+			return -1;
 		push(&o->mounts, &o->nmounts, arg);
 		return 0;
 	case O_PLAIN:

@@ -120,7 +120,7 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	size_t n = 0;
 
 	strv_push(&v, &n, xasprintf("%s/linux", dir));
-	strv_push(&v, &n, xasprintf("mem=%s", g->mem ? g->mem : "256M"));
+	strv_push(&v, &n, xasprintf("mem=%s", g->mem ? g->mem : GUEST_MEM_DEFAULT));
 	{
 		_cleanup_free_ char *id = guest_umid(g);
 
@@ -448,8 +448,16 @@ int guest_mount_parse(const char *spec, struct confine_mount *m, struct uerr *e)
 		guest = c + 1;
 	}
 	m->host = realpath(host, NULL);
-	if (!m->host || !is_dir(m->host)) {
-		uerr_set(e, EXIT_USAGE, "--mount=%s: no such folder %s", spec, host);
+	if (!m->host) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			uerr_set(e, EXIT_USAGE, "--mount=%s: no such folder %s", spec, host);
+		else
+			uerr_sys(e, EXIT_USAGE, "--mount=%s: cannot resolve %s", spec, host);
+		goto fail;
+	}
+	if (!is_dir(m->host)) {
+		uerr_set(e, EXIT_USAGE, "--mount=%s: %s is not a folder; give a folder", spec,
+			 host);
 		goto fail;
 	}
 	if (!strcmp(m->host, "/")) {
@@ -459,12 +467,20 @@ int guest_mount_parse(const char *spec, struct confine_mount *m, struct uerr *e)
 	}
 	tmpbase = realpath(tmpdir && *tmpdir ? tmpdir : "/tmp", NULL);
 	cache = cache_root();
-	if ((tmpbase && path_within(tmpbase, m->host)) || path_within(cache, m->host) ||
-	    path_within(m->host, cache)) {
+	/* The cache and all below it, and any folder above the stages or the cache. */
+	if (path_within(m->host, cache)) {
 		uerr_set(e, EXIT_USAGE,
-			 "--mount=%s: %s holds umlrun's own folders (%s or its cache), which a "
-			 "guest must not reach; mount a folder below it",
-			 spec, m->host, tmpbase ? tmpbase : "TMPDIR");
+			 "--mount=%s: %s is in umlrun's cache (%s), which a guest must not "
+			 "reach; mount a folder outside it",
+			 spec, m->host, cache);
+		goto fail;
+	}
+	if ((tmpbase && path_within(tmpbase, m->host)) || path_within(cache, m->host)) {
+		uerr_set(e, EXIT_USAGE,
+			 "--mount=%s: %s holds umlrun's own folders (its stages in %s, its cache "
+			 "%s), which a guest must not reach; mount a folder below it that holds "
+			 "neither",
+			 spec, m->host, tmpbase ? tmpbase : "TMPDIR", cache);
 		goto fail;
 	}
 	if (!guest || !*guest)

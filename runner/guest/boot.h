@@ -53,6 +53,8 @@ struct stage {
 	size_t nmounts;
 };
 
+#define GUEST_MEM_DEFAULT "256M"
+
 struct guest_spec {
 	const struct stage *stage;
 	int index; /* N of STAGE/gN */
@@ -60,7 +62,7 @@ struct guest_spec {
 	bool has_start;
 	uint64_t start_kernel; /* time-travel-start= value, in the kernel's unit */
 	int64_t start_secs;
-	const char *mem;	/* e.g. "256M" */
+	const char *mem;	/* e.g. "256M"; NULL: GUEST_MEM_DEFAULT */
 	const char *test;	/* SUITE/tNNNN-name.sh, or NULL */
 	const char *test_shell; /* what runs the test file (settings' shell=), NULL: /bin/sh */
 	char *const *argv;	/* umlrun exec, or NULL */

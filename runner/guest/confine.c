@@ -227,7 +227,12 @@ static int bind_mount(const char *from, const char *to, unsigned long flags)
 		return -errno;
 	if ((r = make_target(to, S_ISDIR(st.st_mode))) < 0)
 		return r;
-	if (mount(from, to, NULL, MS_BIND | MS_REC, NULL) < 0)
+	/*
+	 * Not MS_REC: a remount changes the flags of the top mount only, so a
+	 * mount below a read-only folder would stay writable. What is mounted
+	 * below the folder stays out of the guest's sight instead.
+	 */
+	if (mount(from, to, NULL, MS_BIND, NULL) < 0)
 		return -errno;
 	/* Flags of a bind mount change only by remounting it. */
 	if (mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | flags, NULL) < 0)
@@ -235,7 +240,37 @@ static int bind_mount(const char *from, const char *to, unsigned long flags)
 	return 0;
 }
 
-int confine_mounts(const struct confine_plan *p, const char *stage, int index, uid_t uid, gid_t gid)
+/*
+ * The size limit of the guest's memory folder, in KiB: its memory file
+ * (MEM) and 64 MiB to spare. A guest can reach the folder over hostfs, and
+ * anything it writes there is host memory. 0 when MEM does not parse.
+ */
+static unsigned long long mem_folder_kib(const char *mem)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!mem)
+		return 0;
+	errno = 0;
+	v = strtoull(mem, &end, 10);
+	if (errno || end == mem || v > (1ULL << 40))
+		return 0;
+	if (*end == 'G')
+		v <<= 20;
+	else if (*end == 'M')
+		v <<= 10;
+	else if (*end == 'K')
+		;
+	else if (!*end)
+		v >>= 10;
+	else
+		return 0;
+	return v + (64 << 10);
+}
+
+int confine_mounts(const struct confine_plan *p, const char *stage, int index, uid_t uid, gid_t gid,
+		   const char *mem)
 {
 	const unsigned long ro = MS_RDONLY | MS_NOSUID | MS_NODEV;
 	_cleanup_free_ char *jail = xasprintf("%s/jail", stage);
@@ -264,7 +299,10 @@ int confine_mounts(const struct confine_plan *p, const char *stage, int index, u
 		_cleanup_free_ char *to = xasprintf("%s" CONFINE_JAIL_GUEST, jail);
 
 		_cleanup_free_ char *uml = xasprintf("%s/uml", to);
-		_cleanup_free_ char *opts = xasprintf("mode=0700,uid=%u,gid=%u", uid, gid);
+		unsigned long long kib = mem_folder_kib(mem);
+		_cleanup_free_ char *opts =
+		    kib ? xasprintf("mode=0700,uid=%u,gid=%u,size=%lluk", uid, gid, kib)
+			: xasprintf("mode=0700,uid=%u,gid=%u", uid, gid);
 
 		if ((r = bind_mount(from, to, MS_NOSUID | MS_NODEV)) < 0)
 			return r;

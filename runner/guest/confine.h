@@ -75,10 +75,11 @@ char *confine_describe(const struct confine_plan *p);
 /*
  * In the child, as root, in a new mount namespace: builds the jail for
  * STAGE/gINDEX and enters it (cwd CONFINE_JAIL_GUEST). A no-op
- * without p->mount_ns.
+ * without p->mount_ns. MEM is the guest's memory size ("256M"): its memory
+ * folder holds that and 64 MiB more.
  */
-int confine_mounts(const struct confine_plan *p, const char *stage, int index, uid_t uid,
-		   gid_t gid);
+int confine_mounts(const struct confine_plan *p, const char *stage, int index, uid_t uid, gid_t gid,
+		   const char *mem);
 /* In the child, after dropping privileges, with no_new_privs set. */
 int confine_landlock(const struct confine_plan *p, const char *stage, int index);
 

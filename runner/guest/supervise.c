@@ -6,10 +6,12 @@
 #include "gdbserver.h"
 #include "profile.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/personality.h>
@@ -429,8 +431,8 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 	if (cp->mount_ns) {
 		if (getpid() != 1)
 			setup_failed("cannot confine the guest: no mount namespace", EPERM);
-		if ((r = confine_mounts(cp, g->stage->dir, g->index, g->stage->uid,
-					g->stage->gid)) < 0)
+		if ((r = confine_mounts(cp, g->stage->dir, g->index, g->stage->uid, g->stage->gid,
+					g->mem ? g->mem : GUEST_MEM_DEFAULT)) < 0)
 			setup_failed("cannot build the guest's mount namespace", -r);
 		/* argv[0] stays the host's path: ps and pgrep name the stage. */
 		exe = CONFINE_JAIL_STAGE "/linux";
@@ -506,7 +508,8 @@ struct guest {
 	int tfd; /* wall-clock watchdog */
 	pid_t pid;
 	double t0, wall_timeout;
-	bool reaped, wall_expired;
+	unsigned long long limit; /* of /results, when results_full */
+	bool reaped, wall_expired, results_full;
 	struct guest_outcome o;
 	struct run_state st;
 };
@@ -626,6 +629,51 @@ void guest_handle(struct guest *g, const struct pollfd *pf, int n)
 	}
 }
 
+/* The bytes the files below the folder dfd take (closes dfd). */
+static unsigned long long tree_bytes(int dfd, int depth)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
+	unsigned long long sum = 0;
+
+	if (!d) {
+		close(dfd);
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+		int cfd;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		sum += (unsigned long long)st.st_blocks * 512;
+		if (S_ISDIR(st.st_mode) && depth < 64 &&
+		    (cfd = openat(dfd, de->d_name,
+				  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
+			sum += tree_bytes(cfd, depth + 1);
+	}
+	closedir(d);
+	return sum;
+}
+
+bool guest_results_full(struct guest *g, unsigned long long limit)
+{
+	_cleanup_free_ char *dir = NULL;
+	int fd;
+
+	if (g->reaped || g->results_full || !g->spec->stage)
+		return g->results_full;
+	dir = xasprintf("%s/g%d/results", g->spec->stage->dir, g->spec->index);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0 && tree_bytes(fd, 1) > limit) {
+		g->results_full = true;
+		g->limit = limit;
+		kill_guest(g);
+	}
+	return g->results_full;
+}
+
 /* Adds what a reaped host process used to the guest's cost. */
 static void add_rusage(struct guest_cost *c, const struct rusage *ru)
 {
@@ -676,6 +724,10 @@ static void decide(struct guest *g)
 			 sigabbrev_np(o->host_signal) ? sigabbrev_np(o->host_signal) : "a signal");
 	} else if (g->st.ended) {
 		; /* init's word stands: reported, sim-timeout or init-error */
+	} else if (g->results_full) {
+		o->end = GUEST_CRASH;
+		snprintf(o->detail, sizeof(o->detail),
+			 "the test wrote more than %llu MiB to /results: stopped", g->limit >> 20);
 	} else if (g->wall_expired) {
 		o->end = GUEST_WALL_TIMEOUT;
 		snprintf(o->detail, sizeof(o->detail), "wall-clock limit of %g s", g->wall_timeout);

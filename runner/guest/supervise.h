@@ -97,6 +97,13 @@ int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *
 int guest_pollfds(const struct guest *g, struct pollfd *pf);
 void guest_handle(struct guest *g, const struct pollfd *pf, int n);
 bool guest_check_exit(struct guest *g);
+/*
+ * Whether the guest's /results (STAGE/gN/results on the host) holds more
+ * than limit bytes; the first time it does, the guest is killed and ends
+ * as a crash saying so. Called now and then while it runs: a test may
+ * not fill the host's disk.
+ */
+bool guest_results_full(struct guest *g, unsigned long long limit);
 /* umlrun got signal sig: end the guest; it will be reported interrupted. */
 void guest_interrupt(struct guest *g, int sig);
 void guest_finish(struct guest *g, struct guest_outcome *o);

@@ -4,7 +4,7 @@
 #include "sched.h"
 
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,7 +22,20 @@ struct job {
 	int tries;	 /* runs so far of this attempt (--retry) */
 	char *first_out; /* run 1's output (--check-determinism) */
 	char *first_err;
+	uint64_t first_hash[2]; /* run 1's output and stderr, whole */
 };
+
+/*
+ * What one test may push at the host, whatever it prints: a line of its
+ * output longer than LINE_MAX_BYTES is cut there; console.log stops at
+ * CONSOLE_MAX_BYTES; --check-determinism keeps the first KEEP_MAX_BYTES
+ * of each stream to show a difference, and a hash of all of it.
+ */
+#define LINE_MAX_BYTES	  (64 * 1024)
+#define CONSOLE_MAX_BYTES ((size_t)64 << 20)
+#define KEEP_MAX_BYTES	  ((size_t)16 << 20)
+/* What one test file may leave in /results; checked about every second. */
+#define RESULTS_MAX_BYTES (2ULL << 30)
 
 /* What a test's guest streams, and where it goes as it arrives. */
 struct test_io {
@@ -34,8 +47,11 @@ struct test_io {
 	bool live;	       /* print at once (one slot) or keep for the end */
 	struct strbuf block;   /* the test's lines, when not live */
 	struct strbuf partial; /* an unfinished result line */
+	bool line_cut;	       /* partial reached LINE_MAX_BYTES */
+	size_t console_len;    /* bytes written to console.log */
 	struct strbuf out_all; /* guest-visible output, for --check-determinism */
 	struct strbuf err_all;
+	uint64_t hash[2]; /* FNV-1a of the whole output and stderr */
 };
 
 struct slot {
@@ -151,26 +167,61 @@ static void result_line(struct test_io *io, const char *l)
 		emit(io, "    %s%s\n", pre, l);
 }
 
+/* --check-determinism: the stream's hash, and its first KEEP_MAX_BYTES. */
+static void keep(struct test_io *io, int which, const char *data, size_t len)
+{
+	struct strbuf *sb = which ? &io->err_all : &io->out_all;
+
+	if (!io->so->check_determinism)
+		return;
+	if (!io->hash[which])
+		io->hash[which] = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < len; i++)
+		io->hash[which] = (io->hash[which] ^ (unsigned char)data[i]) * 0x100000001b3ULL;
+	if (sb->len < KEEP_MAX_BYTES)
+		sb_add(sb, data, len < KEEP_MAX_BYTES - sb->len ? len : KEEP_MAX_BYTES - sb->len);
+}
+
+/*
+ * One byte of a result line. Control characters other than a tab are
+ * shown as \xHH: a guest's escape sequences must not redraw the user's
+ * terminal (the result lines go to stdout) or hide a line in ktap.txt.
+ */
+static void line_byte(struct test_io *io, unsigned char c)
+{
+	if (io->line_cut)
+		return;
+	if (io->partial.len >= LINE_MAX_BYTES) {
+		sb_printf(&io->partial, " [umlrun: line cut at %d bytes]", LINE_MAX_BYTES);
+		io->line_cut = true;
+	} else if ((c < 0x20 && c != '\t') || c == 0x7f) {
+		sb_printf(&io->partial, "\\x%02x", c);
+	} else {
+		sb_add(&io->partial, &c, 1);
+	}
+}
+
 static void on_out(void *ctx, const char *data, size_t len)
 {
 	struct test_io *io = ctx;
 
-	sb_add(&io->out_all, data, len);
+	keep(io, 0, data, len);
 	for (size_t i = 0; i < len; i++) {
 		if (data[i] == '\r')
 			continue;
 		if (data[i] != '\n') {
-			sb_add(&io->partial, data + i, 1);
+			line_byte(io, (unsigned char)data[i]);
 			continue;
 		}
 		result_line(io, io->partial.buf ? io->partial.buf : "");
 		io->partial.len = 0;
+		io->line_cut = false;
 		if (io->partial.buf)
 			io->partial.buf[0] = '\0';
 	}
 }
 
-static void to_console(struct test_io *io, const char *data, size_t len)
+static void to_console_bytes(struct test_io *io, const char *data, size_t len)
 {
 	if (write(io->console_fd, data, len) != (ssize_t)len) {
 		if (!io->console_err)
@@ -181,11 +232,28 @@ static void to_console(struct test_io *io, const char *data, size_t len)
 		return;
 }
 
+static void to_console(struct test_io *io, const char *data, size_t len)
+{
+	static const char cut[] = "\n[umlrun: console.log cut here, at 64 MiB]\n";
+
+	if (io->console_len >= CONSOLE_MAX_BYTES)
+		return;
+	if (len >= CONSOLE_MAX_BYTES - io->console_len) {
+		len = CONSOLE_MAX_BYTES - io->console_len;
+		io->console_len = CONSOLE_MAX_BYTES;
+		to_console_bytes(io, data, len);
+		to_console_bytes(io, cut, sizeof(cut) - 1);
+		return;
+	}
+	io->console_len += len;
+	to_console_bytes(io, data, len);
+}
+
 static void on_err(void *ctx, const char *data, size_t len)
 {
 	struct test_io *io = ctx;
 
-	sb_add(&io->err_all, data, len);
+	keep(io, 1, data, len);
 	to_console(io, data, len);
 }
 
@@ -263,7 +331,6 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 		if (r < 0) {
 			errno = -r;
 			uerr_sys(e, EXIT_INFRA, "cannot write %s", path);
-			free(path);
 			strv_free(argv);
 			return -1;
 		}
@@ -329,32 +396,104 @@ static char *collect_artifacts(const struct sched_opts *so, const struct slot *s
 					 : -1);
 }
 
-/* nftw has no context argument: the count of what drop_special removed. */
-static size_t specials_removed;
+/*
+ * What a guest leaves in its artifacts is made safe to read and share.
+ * Removed: anything neither a file nor a folder (a symbolic link could
+ * point anywhere on the host, and a user or a CI job's artifact upload
+ * would follow it; a FIFO would block a reader). Cleared: set-user-ID,
+ * set-group-ID and sticky bits and write access for others (a program the
+ * guest made set-user-ID would run as the user guests run as). Landlock
+ * refuses links, FIFOs and devices in the first place; this is the second
+ * line, and the only one where Landlock is missing.
+ *
+ * The walk goes by file descriptors, so no path length limits it; a
+ * folder deeper than SANITIZE_DEPTH is moved up to the top as
+ * .umlrun-deep-N and walked from there, so the descriptors held stay few.
+ */
+#define SANITIZE_DEPTH 256
 
-static int drop_special(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+struct sanitize {
+	int top;	/* the artifacts folder */
+	size_t removed; /* links, FIFOs, devices, sockets */
+	size_t *deep;	/* the N of each folder moved up */
+	size_t ndeep, next;
+};
+
+static void sanitize_at(struct sanitize *z, int dfd, int depth)
 {
-	(void)ftw;
-	if (flag == FTW_F && !S_ISREG(st->st_mode) && unlink(path) == 0)
-		specials_removed++;
-	else if (flag == FTW_SL && unlink(path) == 0)
-		specials_removed++;
-	return 0;
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
+
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		const char *name = de->d_name;
+		struct stat st;
+		int cfd;
+
+		if (!strcmp(name, ".") || !strcmp(name, "..") ||
+		    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISREG(st.st_mode)) {
+			if (st.st_mode & (S_ISUID | S_ISGID | S_ISVTX | S_IWGRP | S_IWOTH))
+				fchmodat(dfd, name, st.st_mode & 0755, 0);
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			if (unlinkat(dfd, name, 0) == 0)
+				z->removed++;
+			continue;
+		}
+		/* Owner rwx: whoever runs umlrun can walk, read and delete it. */
+		fchmodat(dfd, name, (st.st_mode & 0755) | 0700, 0);
+		if (depth >= SANITIZE_DEPTH) {
+			for (;;) {
+				_cleanup_free_ char *up = xasprintf(".umlrun-deep-%zu", z->next++);
+
+				if (renameat2(dfd, name, z->top, up, RENAME_NOREPLACE) == 0) {
+					z->deep =
+					    xrealloc(z->deep, (z->ndeep + 1) * sizeof(*z->deep));
+					z->deep[z->ndeep++] = z->next - 1;
+				} else if (errno == EEXIST) {
+					continue;
+				}
+				break;
+			}
+			continue;
+		}
+		cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (cfd >= 0)
+			sanitize_at(z, cfd, depth + 1);
+	}
+	closedir(d);
 }
 
-/*
- * Removes what a guest left in its artifacts that is neither a file nor a
- * folder: a symbolic link could point anywhere on the host, and a user or
- * a CI job's artifact upload would follow it; a FIFO would block a reader.
- * Landlock refuses to make them in the first place; this is the second
- * line, and the only one where Landlock is missing. Returns the count.
- */
-static size_t drop_specials(const char *dir)
+/* Returns how many links, FIFOs and devices went; *moved, folders moved up. */
+static size_t sanitize_artifacts(const char *dir, size_t *moved)
 {
-	specials_removed = 0;
-	if (nftw(dir, drop_special, 32, FTW_PHYS) < 0)
+	struct sanitize z = { .top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) };
+	int fd;
+
+	*moved = 0;
+	if (z.top < 0)
 		return 0;
-	return specials_removed;
+	fd = dup(z.top);
+	if (fd >= 0)
+		sanitize_at(&z, fd, 1);
+	/* Each folder moved up is walked in turn (it may move more). */
+	for (size_t i = 0; i < z.ndeep; i++) {
+		_cleanup_free_ char *up = xasprintf(".umlrun-deep-%zu", z.deep[i]);
+
+		fd = openat(z.top, up, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0)
+			sanitize_at(&z, fd, 2);
+	}
+	close(z.top);
+	free(z.deep);
+	*moved = z.ndeep;
+	return z.removed;
 }
 
 /* Closes the test's logs; returns what could not be written, or NULL. */
@@ -383,10 +522,17 @@ static char *compare_runs(struct slot *sl)
 	if (sl->job.attempt == 1) {
 		sl->job.first_out = xstrdup(out);
 		sl->job.first_err = xstrdup(err);
+		memcpy(sl->job.first_hash, sl->io.hash, sizeof(sl->io.hash));
 		return NULL;
 	}
 	d = first_difference(sl->job.first_out, out, "result output");
-	return d ? d : first_difference(sl->job.first_err, err, "stderr");
+	if (!d)
+		d = first_difference(sl->job.first_err, err, "stderr");
+	if (!d && memcmp(sl->job.first_hash, sl->io.hash, sizeof(sl->io.hash)))
+		d = xasprintf("%s after its first %zu MiB",
+			      sl->job.first_hash[0] != sl->io.hash[0] ? "result output" : "stderr",
+			      KEEP_MAX_BYTES >> 20);
+	return d;
 }
 
 static bool is_failure(enum verdict v)
@@ -442,13 +588,19 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	lost_art = collect_artifacts(so, sl);
 	if (!lost_art) {
 		_cleanup_free_ char *art = xasprintf("%s/artifacts", sl->abs);
-		size_t n = drop_specials(art);
+		size_t moved;
+		size_t n = sanitize_artifacts(art, &moved);
 
 		if (n)
 			emit(&sl->io,
 			     "    # removed %zu symbolic link%s, FIFO%s or device%s the test left "
 			     "in /results\n",
 			     n, n > 1 ? "s" : "", n > 1 ? "s" : "", n > 1 ? "s" : "");
+		if (moved)
+			emit(&sl->io,
+			     "    # moved %zu folder%s deeper than %d levels up to "
+			     "artifacts/.umlrun-deep-N\n",
+			     moved, moved > 1 ? "s" : "", SANITIZE_DEPTH);
 	}
 	if (!lost)
 		lost = steal_ptr(&lost_art);
@@ -479,8 +631,12 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	}
 	/* --check-determinism runs one test's repeats in turn: queue the next. */
 	if (so->check_determinism && sl->job.attempt < so->repeat && !s->res->host_signal) {
-		struct job next = { sl->job.t, sl->job.attempt + 1, 0, sl->job.first_out,
-				    sl->job.first_err };
+		struct job next = { sl->job.t,
+				    sl->job.attempt + 1,
+				    0,
+				    sl->job.first_out,
+				    sl->job.first_err,
+				    { sl->job.first_hash[0], sl->job.first_hash[1] } };
 
 		sl->job.first_out = sl->job.first_err = NULL;
 		enqueue(s, next);
@@ -575,6 +731,7 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 {
 	struct sched s = { .so = so, .res = res, .t0 = monotonic_now() };
 	int sfd = supervise_signalfd(), r = -1;
+	double checked = s.t0;
 
 	memset(res, 0, sizeof(*res));
 	if (sfd < 0)
@@ -585,7 +742,7 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 	for (size_t i = 0; i < n; i++)
 		for (int a = 1; a <= so->repeat; a++)
 			if (a == 1 || !so->check_determinism)
-				enqueue(&s, (struct job){ &tests[i], a, 0, NULL, NULL });
+				enqueue(&s, (struct job){ .t = &tests[i], .attempt = a });
 	s.total = n * (size_t)so->repeat;
 
 	for (;;) {
@@ -605,7 +762,7 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 			s.slots[i].npf = s.slots[i].g ? guest_pollfds(s.slots[i].g, pf + np) : 0;
 			np += s.slots[i].npf;
 		}
-		if (poll(pf, (nfds_t)np, so->progress ? 500 : -1) < 0 && errno != EINTR) {
+		if (poll(pf, (nfds_t)np, so->progress ? 500 : 1000) < 0 && errno != EINTR) {
 			free(pf);
 			uerr_sys(e, EXIT_INFRA, "poll");
 			break;
@@ -618,6 +775,12 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 		if (pf[0].revents)
 			on_signals(&s, sfd);
 		free(pf);
+		if (monotonic_now() - checked >= 1) {
+			checked = monotonic_now();
+			for (int i = 0; i < nslots; i++)
+				if (s.slots[i].g)
+					guest_results_full(s.slots[i].g, RESULTS_MAX_BYTES);
+		}
 	}
 	/* On an error, no guest may outlive the loop. */
 	for (int i = 0; i < so->jobs; i++) {

@@ -38,71 +38,226 @@ bool mem_size_valid(const char *s)
 	return !*end && v <= ULLONG_MAX >> shift;
 }
 
+/* One value of size (valid for mem_size_valid) in bytes. */
+static unsigned long long mem_bytes(const char *size)
+{
+	char *end;
+	unsigned long long v = strtoull(size, &end, 10);
+
+	return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
+}
+
+unsigned long long guest_mem_max(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES);
+	long page = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page : 0;
+}
+
+int guest_mem_check(const char *what, const char *size, struct uerr *e)
+{
+	unsigned long long v = mem_bytes(size), max = guest_mem_max();
+	char range[64];
+
+	if (max)
+		snprintf(range, sizeof(range), "give %dM to %lluM", GUEST_MEM_MIN_MB, max >> 20);
+	else
+		snprintf(range, sizeof(range), "give %dM or more", GUEST_MEM_MIN_MB);
+	if (v < (unsigned long long)GUEST_MEM_MIN_MB << 20)
+		return uerr_set(e, EXIT_USAGE, "%s: below the %dM a guest needs to boot (%s)", what,
+				GUEST_MEM_MIN_MB, range);
+	if (max && v > max)
+		return uerr_set(e, EXIT_USAGE, "%s: more than this host's %lluM of RAM (%s)", what,
+				max >> 20, range);
+	return 0;
+}
+
+/*
+ * The characters of a suite folder's and a test file's name. The name
+ * reaches the guest's kernel command line (umlrun.test=SUITE/FILE, where a
+ * blank splits it into two parameters) and every KTAP result line (where a
+ * newline forges a line of its own and '#' starts a directive such as
+ * SKIP), so a name may hold nothing that means something there.
+ */
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
+#define NAME_RULE  "may hold only ASCII letters, digits and '.', '_', '+', '-'"
+
+static bool name_valid(const char *s)
+{
+	return *s && !s[strspn(s, NAME_CHARS)];
+}
+
+/* s fit for a one-line message: control and non-ASCII bytes as \n, \r, \t or \xNN. */
+static char *printable(const char *s)
+{
+	struct strbuf sb = { 0 };
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n')
+			sb_adds(&sb, "\\n");
+		else if (*p == '\r')
+			sb_adds(&sb, "\\r");
+		else if (*p == '\t')
+			sb_adds(&sb, "\\t");
+		else if (*p == '\\')
+			sb_adds(&sb, "\\\\");
+		else if (*p < 0x20 || *p >= 0x7f)
+			sb_printf(&sb, "\\x%02x", *p);
+		else
+			sb_add(&sb, p, 1);
+	}
+	return sb.len ? sb_detach(&sb) : xstrdup("");
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+#define SETTINGS_KEYS "want timeout=, wall_timeout=, mem=, cmdline= or shell="
+
+/*
+ * timeout= and wall_timeout=: whole seconds from 1 to max, the same bounds
+ * as --timeout and --wall-timeout.
+ */
+static bool seconds_valid(const char *v, long max, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(v, &end, 10);
+	return !errno && end != v && !*end && *out > 0 && *out <= max;
+}
+
+/*
+ * The shape of a key=value line, before its key's own check: each mistake a
+ * hand-edited file is likely to hold gets a message of its own. Cuts line at
+ * its '=' and points *val at the value; returns what is wrong, or NULL.
+ */
+static const char *settings_split(char *line, char **val)
+{
+	char *v = strchr(line, '=');
+	bool cmdline;
+	size_t n;
+
+	if (is_blank(line[0]))
+		return "leading blanks are not allowed: start the line with its key, or with # "
+		       "for a comment";
+	if (!v)
+		return "not a key=value line: " SETTINGS_KEYS;
+	*v++ = '\0';
+	cmdline = !strcmp(line, "cmdline");
+	n = strlen(line);
+	if ((n && is_blank(line[n - 1])) || (!cmdline && is_blank(v[0])))
+		return "blanks around '=' are not allowed";
+	if (strcmp(line, "timeout") && strcmp(line, "wall_timeout") && strcmp(line, "mem") &&
+	    !cmdline && strcmp(line, "shell"))
+		return "unknown key: " SETTINGS_KEYS;
+	/* cmdline= holds blanks, and a '#' inside a word (a=b#c) is the kernel's. */
+	for (const char *p = v; *p; p++)
+		if (*p == '#' && (!cmdline || p == v || is_blank(p[-1])))
+			return "a comment must be a line of its own, starting with #";
+	n = strlen(v);
+	if (!cmdline && n && is_blank(v[n - 1]))
+		return "blanks after the value are not allowed";
+	*val = v;
+	return NULL;
+}
+
+static int settings_line(char *line, const char *at, struct test *d, struct uerr *e)
+{
+	size_t n = strlen(line);
+	_cleanup_free_ char *shown = NULL;
+	const char *why;
+	char *eq;
+	long v;
+
+	if (n && line[n - 1] == '\r')
+		return uerr_set(e, EXIT_USAGE,
+				"%s: a CR at the end of the line (a Windows line ending): save "
+				"the file with LF line endings",
+				at);
+	if (!line[strspn(line, " \t")] || line[0] == '#')
+		return 0;
+	shown = printable(line);
+	for (const char *p = line; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\t')
+			return uerr_set(e, EXIT_USAGE, "%s: %s: a control character is not allowed",
+					at, shown);
+	why = settings_split(line, &eq);
+	if (why)
+		return uerr_set(e, EXIT_USAGE, "%s: %s: %s", at, shown, why);
+	if (!strcmp(line, "timeout")) {
+		if (!seconds_valid(eq, TEST_TIMEOUT_MAX, &v))
+			return uerr_set(e, EXIT_USAGE,
+					"%s: %s: not a whole number of seconds from 1 to %ld", at,
+					shown, TEST_TIMEOUT_MAX);
+		d->timeout = v;
+	} else if (!strcmp(line, "wall_timeout")) {
+		if (!seconds_valid(eq, TEST_WALL_TIMEOUT_MAX, &v))
+			return uerr_set(e, EXIT_USAGE,
+					"%s: %s: not a whole number of seconds from 1 to %ld", at,
+					shown, TEST_WALL_TIMEOUT_MAX);
+		d->wall_timeout = (double)v;
+	} else if (!strcmp(line, "mem")) {
+		if (!mem_size_valid(eq))
+			return uerr_set(e, EXIT_USAGE,
+					"%s: mem=%s is not a size: want a number with an optional "
+					"K, M or G (mem=512M)",
+					at, eq);
+		{
+			_cleanup_free_ char *what = xasprintf("%s: mem=%s", at, eq);
+
+			/* 32M to the host's RAM, as --mem. */
+			if (guest_mem_check(what, eq, e) < 0)
+				return -1;
+		}
+		free(d->mem);
+		d->mem = xstrdup(eq);
+	} else if (!strcmp(line, "cmdline")) {
+		free(d->cmdline);
+		d->cmdline = xstrdup(eq);
+	} else if (!strcmp(eq, "sh")) {
+		d->shell = NULL;
+	} else if (!strcmp(eq, "dash")) {
+		d->shell = TEST_SHELL_DASH;
+	} else {
+		return uerr_set(e, EXIT_USAGE,
+				"%s: shell=%s: want sh (busybox ash, the default) or dash", at, eq);
+	}
+	return 0;
+}
+
+/*
+ * A settings file is strict: key=value from the first column, no blanks
+ * around '=' or after the value (cmdline= excepted), comments on lines of
+ * their own. Each mistake is refused with what is wrong, not read as
+ * something else.
+ */
 int settings_parse(const char *text, const char *file, struct test *d, struct uerr *e)
 {
 	const char *p = text;
 
 	for (int lineno = 1; *p; lineno++) {
 		const char *nl = strchrnul(p, '\n');
-		_cleanup_free_ char *line = xmalloc((size_t)(nl - p) + 1);
-		char *eq, *end;
+		_cleanup_free_ char *line = xstrndup(p, (size_t)(nl - p));
+		_cleanup_free_ char *at = xasprintf("%s:%d", file, lineno);
 
-		memcpy(line, p, (size_t)(nl - p));
-		line[nl - p] = '\0';
-		eq = strchr(line, '=');
 		p = *nl ? nl + 1 : nl;
-		if (!line[0] || line[0] == '#')
-			continue;
-		if (!eq)
-			goto bad;
-		*eq++ = '\0';
-		/* The same bounds as --timeout and --wall-timeout. */
-		errno = 0;
-		if (!strcmp(line, "timeout")) {
-			d->timeout = strtol(eq, &end, 10);
-			if (errno || end == eq || *end || d->timeout <= 0 ||
-			    d->timeout > TEST_TIMEOUT_MAX)
-				goto bad;
-		} else if (!strcmp(line, "wall_timeout")) {
-			long w = strtol(eq, &end, 10);
-
-			if (errno || end == eq || *end || w <= 0 || w > TEST_WALL_TIMEOUT_MAX)
-				goto bad;
-			d->wall_timeout = (double)w;
-		} else if (!strcmp(line, "mem")) {
-			if (!mem_size_valid(eq))
-				return uerr_set(e, EXIT_USAGE,
-						"%s:%d: mem=%s is not a size: want a number with "
-						"an optional K, M or G (mem=512M)",
-						file, lineno, eq);
-			free(d->mem);
-			d->mem = xstrdup(eq);
-		} else if (!strcmp(line, "cmdline")) {
-			free(d->cmdline);
-			d->cmdline = xstrdup(eq);
-		} else if (!strcmp(line, "shell")) {
-			if (!strcmp(eq, "sh"))
-				d->shell = NULL;
-			else if (!strcmp(eq, "dash"))
-				d->shell = TEST_SHELL_DASH;
-			else
-				return uerr_set(e, EXIT_USAGE,
-						"%s:%d: shell=%s: want sh (busybox ash, the "
-						"default) or dash",
-						file, lineno, eq);
-		} else {
-			goto bad;
-		}
-		continue;
-	bad:
-		return uerr_set(
-		    e, EXIT_USAGE,
-		    "%s:%d: want timeout=, wall_timeout=, mem=, cmdline= or shell= with a value",
-		    file, lineno);
+		if (settings_line(line, at, d, e) < 0)
+			return -1;
 	}
 	return 0;
 }
 
+/*
+ * A suite is checked whole whenever it is loaded (named, or every suite when
+ * none is): its folder's name, its settings and the names of all its test
+ * files, even when only one of them was asked for, so a suite either works
+ * or fails the same way however it is selected. A suite not loaded is not
+ * read at all.
+ */
 static int load_suite(const char *dir, const char *suite, const char *only, struct test_list *out,
 		      struct uerr *e)
 {
@@ -113,17 +268,30 @@ static int load_suite(const char *dir, const char *suite, const char *only, stru
 			  .wall_timeout = TEST_WALL_TIMEOUT_DEFAULT };
 	struct dirent **names;
 	size_t before = out->n;
-	int n;
+	int n, r = 0;
 
-	if (read_file(spath, &text, NULL) == 0 && settings_parse(text, spath, &d, e) < 0)
-		return -1;
 	n = scandir(sdir, &names, NULL, alphasort);
 	if (n < 0)
 		return uerr_set(e, EXIT_USAGE, "unknown suite '%s'; see 'umlrun list'", suite);
+	if (!name_valid(suite)) {
+		_cleanup_free_ char *shown = printable(sdir);
+
+		r = uerr_set(e, EXIT_USAGE, "'%s': a suite folder's name %s; rename it", shown,
+			     NAME_RULE);
+	} else if (read_file(spath, &text, NULL) == 0) {
+		r = settings_parse(text, spath, &d, e);
+	}
 	for (int i = 0; i < n; i++) {
 		const char *f = names[i]->d_name;
 
-		if (is_test_file(f) && (!only || !strcmp(only, f))) {
+		if (r == 0 && is_test_file(f) && !name_valid(f)) {
+			_cleanup_free_ char *path = xasprintf("%s/%s", sdir, f);
+			_cleanup_free_ char *shown = printable(path);
+
+			r = uerr_set(e, EXIT_USAGE, "'%s': a test file's name %s; rename it", shown,
+				     NAME_RULE);
+		}
+		if (r == 0 && is_test_file(f) && (!only || !strcmp(only, f))) {
 			struct test t = d;
 
 			t.suite = xstrdup(suite);
@@ -139,12 +307,12 @@ static int load_suite(const char *dir, const char *suite, const char *only, stru
 	free(names);
 	free(d.mem);
 	free(d.cmdline);
-	if (out->n == before)
-		return uerr_set(e, EXIT_USAGE,
-				only ? "unknown test '%s/%s'; see 'umlrun list'"
-				     : "suite '%s' has no test files%s",
-				suite, only ? only : "");
-	return 0;
+	if (r == 0 && out->n == before)
+		r = uerr_set(e, EXIT_USAGE,
+			     only ? "unknown test '%s/%s'; see 'umlrun list'"
+				  : "suite '%s' has no test files%s",
+			     suite, only ? only : "");
+	return r;
 }
 
 static int load_arg(const char *dir, const char *arg, struct test_list *out, struct uerr *e)

@@ -50,6 +50,23 @@ int settings_parse(const char *text, const char *file, struct test *defaults, st
  * zero, at most one K, M or G.
  */
 bool mem_size_valid(const char *s);
+/*
+ * Guest memory, from --mem or a suite's mem=: at least GUEST_MEM_MIN_MB
+ * (17M is the least that booted a 7.2 guest running `true`, 16M panics;
+ * twice that leaves room for a test), at most the host's RAM (the guest's
+ * memory is a file the guest may fill: past the RAM it cannot be had).
+ * The usage texts, man pages and docs/guest.md say 32M too.
+ */
+#define GUEST_MEM_MIN_MB 32
+/* The host's RAM in bytes, 0 when unknown (then there is no maximum). */
+unsigned long long guest_mem_max(void);
+/*
+ * 0 when SIZE (one that mem_size_valid accepts) is within the bounds, else
+ * -1 with one line in e (exit 2) that starts with what, e.g. "--mem=16M"
+ * or "FILE:LINE: mem=16M".
+ */
+int guest_mem_check(const char *what, const char *size, struct uerr *e);
+
 void test_free(struct test *t);
 void tests_free(struct test_list *l);
 

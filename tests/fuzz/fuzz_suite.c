@@ -7,10 +7,11 @@
  *
  * Asserts, beyond not crashing:
  *   - a failure is a usage error (exit 2) whose message names the file and
- *     a line: "fuzz/settings:N: ...";
+ *     a line: "fuzz/settings:N: ...", and is one line (no CR or LF);
  *   - a success leaves values within the documented bounds: timeout in
  *     1..100 years of seconds, wall_timeout in 1..7 days, mem a number with
- *     at most one K/M/G and no leading zero, cmdline a single line;
+ *     at most one K/M/G and no leading zero, cmdline a single line with no
+ *     control character but tab (it goes on the kernel command line);
  *   - what was read round-trips: written back as key=value lines and read
  *     again, it gives the same values.
  */
@@ -37,7 +38,8 @@ static void check_values(const struct test *d)
 	expect(d->wall_timeout > 0 && d->wall_timeout <= 7 * 86400);
 	if (d->mem)
 		check_mem(d->mem);
-	expect(!d->cmdline || !strchr(d->cmdline, '\n'));
+	for (const char *p = d->cmdline; p && *p; p++)
+		expect((unsigned char)*p >= 0x20 || *p == '\t');
 }
 
 static void check_round_trip(const struct test *d)
@@ -71,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (settings_parse(text, "fuzz/settings", &d, &e) < 0) {
 		expect(e.code == EXIT_USAGE);
 		expect(!strncmp(e.msg, "fuzz/settings:", 14) && strspn(e.msg + 14, "0123456789"));
+		expect(!strpbrk(e.msg, "\r\n"));
 	} else {
 		check_values(&d);
 		check_round_trip(&d);

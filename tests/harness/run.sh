@@ -898,6 +898,13 @@ EOF
 	args=
 	expect_rc 1
 	expect_line "$out" '# bug in the test script: --run=2-x: want test numbers and ranges, e.g. --run=1,3-4'
+	for l in 3-1 0 1,0-2; do
+		args="--run=$l"
+		run select
+		args=
+		expect_rc 1
+		expect_line "$out" "# bug in the test script: --run=$l: tests are numbered from 1 and a range runs upwards, e.g. --run=1,3-4"
+	done
 	report
 }
 

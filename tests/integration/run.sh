@@ -230,6 +230,33 @@ run "$umlrun" run --results="$results" --suite-dir="$work/shells" ishell
 	grep -q "ishell/settings:1: shell=bash: want sh (busybox ash, the default) or dash" "$work/err"
 check "an unknown shell= is one line naming the settings file, exit 2"
 
+# Test file and suite names reach the kernel command line and KTAP lines:
+# a blank, newline or '#' in one is refused, one line naming the file,
+# exit 2, before anything is written. A broken suite fails only when used.
+mkdir -p "$work/names/inames" "$work/names/iok"
+printf '#!/bin/sh\necho "1..0"\n' >"$work/names/iok/t0001-fine.sh"
+printf '#!/bin/sh\necho "1..0"\n' >"$work/names/inames/t0001-a b.sh"
+chmod +x "$work/names/iok/t0001-fine.sh" "$work/names/inames/t0001-a b.sh"
+run "$umlrun" run -j1 --results="$work/names-results" --suite-dir="$work/names" inames
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ] &&
+	[ ! -e "$work/names-results" ] &&
+	grep -q "inames/t0001-a b.sh': a test file's name may hold only ASCII letters, digits and '.', '_', '+', '-'; rename it" "$work/err"
+check "a test file name with a blank exits 2, one line naming it, no results folder"
+mv "$work/names/inames/t0001-a b.sh" "$work/names/inames/t0002-nl
+ok 99 forged.sh"
+run "$umlrun" list --suite-dir="$work/names"
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ] &&
+	grep -q "inames/t0002-nl\\\\nok 99 forged.sh': a test file's name" "$work/err"
+check "a test file name with a newline is refused on one line, the newline escaped"
+run "$umlrun" list --suite-dir="$work/names" iok
+[ $rc -eq 0 ] && [ "$(cat "$work/out")" = iok/t0001-fine.sh ] && [ ! -s "$work/err" ]
+check "a badly named test file fails only its own suite"
+printf '# Saved on Windows.\r\ntimeout=30\r\n' >"$work/names/iok/settings"
+run "$umlrun" run -j1 --results="$work/names-results" --suite-dir="$work/names" iok
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -e "$work/names-results" ] &&
+	grep -q "iok/settings:1: a CR at the end of the line (a Windows line ending): save the file with LF line endings" "$work/err"
+check "a settings file with CRLF line endings says so, exit 2"
+
 run "$umlrun" run $R ibadparam
 [ $rc -eq 3 ] && grep -q "^not ok 1 ibadparam/t0001-never.sh # ERROR guest init: error umlrun.timeout is malformed" "$work/out"
 check "a parameter the guest init refuses is an init error naming it, not a silent death"
@@ -282,6 +309,32 @@ escape_run UMLRUN_CONFINE=none
 	grep -q '"confinement": "none"' "$results/latest/results.json" && no_specials
 check "unconfined (UMLRUN_CONFINE=none), the same file escapes: the checks can fail"
 rm -f /tmp/umlrun-escape-canary "$TMPDIR/umlrun-escape-canary"
+# What a hostile test leaves and prints reaches the host defused.
+ESC=$(printf '\033')
+run "$umlrun" run $R ihostile
+art=$results/latest/ihostile/t0001-plant/artifacts
+[ $rc -eq 1 ] && grep -q "^    ok 1 planted" "$work/out" && [ -f "$art/suid" ] &&
+	[ -z "$(find "$art" -perm /7022)" ] && no_specials
+check "set-user-ID, set-group-ID, sticky and others' write bits are cleared in the artifacts"
+[ "$(find "$art" -name f -path '*/d/*' | wc -l)" -eq 1 ] &&
+	grep -q "# moved 1 folder deeper than 256 levels up to artifacts/.umlrun-deep-N" "$work/out" &&
+	[ -d "$art/.umlrun-deep-0" ]
+check "a folder deeper than 256 levels is moved up and walked, whatever the path length"
+! grep -q "$ESC" "$work/out" && ! grep -q "$ESC" "$results/latest/ktap.txt" &&
+	grep -q '^    not ok 2 this failed\\x1b\[1A\\x1b\[2Kok 2 this passed' "$work/out" &&
+	grep -q "^not ok 1 ihostile/t0001-plant.sh" "$work/out"
+check "a test's escape sequences reach neither the terminal nor ktap.txt (shown as \\xHH)"
+[ "$(awk 'length($0) > 65600' "$results/latest/ihostile/t0001-plant/ktap.log" | wc -l)" -eq 0 ] &&
+	grep -q "\[umlrun: line cut at 65536 bytes\]" "$results/latest/ihostile/t0001-plant/ktap.log"
+check "a line of output is cut at 64 KiB"
+case $conf in
+*mount-ns)
+	run "$umlrun" exec -- sh -c 'mkdir /tmp/u && mount -t hostfs none /tmp/u -o guest/uml && df -k /tmp/u'
+	[ $rc -eq 0 ] && [ "$(awk 'NR == 2 { print $2 }' "$work/out")" -le $(((256 + 64) * 1024)) ]
+	check "the guest's memory folder holds its memory and 64 MiB, no more"
+	;;
+*) pass "the guest's memory folder holds its memory and 64 MiB # SKIP no mount namespace" ;;
+esac
 run env UMLRUN_CONFINE=jail "$umlrun" exec -- true
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "UMLRUN_CONFINE=jail: expected" "$work/err"
 check "an unknown UMLRUN_CONFINE exits 2 with one line"
@@ -315,6 +368,36 @@ for bad in "$work/nosuch" / "$TMPDIR" "$work/mproj:/suite" "$work/mproj:/proc/x"
 		{ echo "# --mount=$bad: exit $rc"; false; } || break
 done
 check "a --mount of a missing folder, of /, of umlrun's own folders or over the guest's paths exits 2 with one line"
+
+# ---- --mem, --run and --mount: refused with one line before any guest boots ----
+# usage_line PATTERN: exit 2, one line on stderr matching PATTERN, and no
+# results folder made.
+usage_line() {
+	[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q -- "$1" "$work/err" &&
+		[ ! -e "$work/nores" ]
+}
+for mem in 16M 31M 100000G; do
+	run "$umlrun" run --results="$work/nores" --mem=$mem smoke/t0001-pass.sh
+	usage_line "^umlrun: --mem=$mem: .*give 32M to " || { echo "# --mem=$mem: exit $rc"; false; } || break
+done
+check "--mem below 32M or above the host's RAM exits 2 with one line, before a boot"
+run "$umlrun" run --results="$results" --mem=32M smoke/t0001-pass.sh
+[ $rc -eq 0 ]
+check "--mem=32M, the least umlrun takes, boots a guest that passes its test"
+for list in 3-1 0 1,0-2 2,5-4; do
+	run "$umlrun" run --results="$work/nores" --run=$list smoke/t0001-pass.sh
+	usage_line "^umlrun: --run=$list: " || { echo "# --run=$list: exit $rc"; false; } || break
+done
+check "--run=0 or a range that runs backwards exits 2 with one line (it would skip every test)"
+for bad in "$work/mproj:/data:rx" "$work/mproj:/a:b" "$work/mproj:/a:b:rw" ":/data"; do
+	run "$umlrun" exec --mount="$bad" -- true
+	usage_line "^umlrun: --mount=" || { echo "# --mount=$bad: exit $rc"; false; } || break
+done
+check "--mount with a third field other than rw, a GUEST holding ':' or no HOST exits 2 with one line"
+: >"$work/mfile"
+run "$umlrun" exec --mount="$work/mfile" -- true
+usage_line "^umlrun: --mount=$work/mfile: .*not a folder"
+check "--mount of a file exits 2 saying it is not a folder"
 
 # ---- --plain: a folder of plain executables as a suite ----
 mkdir -p "$work/plainsuite"
@@ -690,12 +773,14 @@ fi
 # ---- kunit: the kernel's KUnit tests at boot (docs/kunit.md) ----
 # One KUnit kernel (the developer's cached one when there is one: the
 # same kunitconfigs as bench/kunit.sh): kernel/time's suite and lib/kunit's.
-# The whole set under basic time travel: from 7.2 lib/kunit has a kernel
-# thread that spins until stopped, which inf-cpu never ends (docs/kunit.md);
-# the GLOB runs below are under inf-cpu.
+# The whole set under inf-cpu, the default: lib/kunit's cross_kthread case
+# spins a kernel thread on schedule() until stopped, which hung there until
+# our patch 7.2/0005-um-sched-repick-clock (docs/kunit.md).
 K="--kunitconfig=$top/uml-config/kunit/kernel-time.kunitconfig --kunitconfig=lib/kunit"
-run "$umlrun" kunit $K --time-travel=basic --results="$results"
+run "$umlrun" kunit $K --results="$results"
 [ $rc -eq 0 ] && grep -q '^ok [0-9]* kunit/time_test_cases$' "$work/out" &&
+	grep -q '^    ok [0-9]* backtrace_suppression_test_cross_kthread$' "$work/out" &&
+	grep -q '^ok [0-9]* kunit/backtrace-suppression-test$' "$work/out" &&
 	grep -q '^    ok 1 time64_to_tm_test_date_range$' "$work/out" &&
 	grep -q '^ok [0-9]* kunit/kunit-try-catch-test$' "$work/out" &&
 	grep -q '^ok [0-9]* kunit/example$' "$work/out" &&
@@ -705,7 +790,7 @@ run "$umlrun" kunit $K --time-travel=basic --results="$results"
 	[ -s "$results/latest/report.html" ] && [ -s "$results/latest/ktap.txt" ] &&
 	grep -q '^ok 1 time64_to_tm_test_date_range$' "$results/latest/kunit/time_test_cases/ktap.log" &&
 	grep -q 'reboot: \(Power down\|System halted\)' "$results/latest/console.log" && nothing_left
-check "umlrun kunit boots the KUnit kernel once and reports each suite, its cases nested, in the results folder"
+check "umlrun kunit boots the KUnit kernel once and reports each suite, its cases nested, in the results folder; a kernel thread spinning on schedule() ends under inf-cpu"
 run "$umlrun" kunit $K --results="$results" 'time_test*'
 [ $rc -eq 0 ] && grep -q '^1\.\.1$' "$work/out" && grep -q '^ok 1 kunit/time_test_cases$' "$work/out"
 check "umlrun kunit GLOB runs only the suites it selects (kunit.filter_glob)"

@@ -387,6 +387,125 @@ static void test_mem(void)
 	}
 }
 
+/* --mem within what boots a guest and what the host has (exit 2, one line, before a boot). */
+static void test_mem_range(void)
+{
+	static const struct {
+		const char *size;
+		const char *want; /* NULL: accepted */
+	} cases[] = {
+		{ "16M", "below the 32M a guest needs to boot" },
+		{ "31M", "below the 32M" },
+		{ "32767K", "below the 32M" },
+		{ "1048576", "below the 32M" },
+		{ "100000G", "more than this host's" },
+		{ "32M", NULL },
+		{ "33554432", NULL },
+	};
+	struct uerr e;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		_cleanup_free_ char *arg = xasprintf("--mem=%s", cases[i].size);
+		char *argv[] = { "umlrun", "exec", arg, "--", "true", NULL };
+		struct opts o;
+
+		if (cases[i].want) {
+			usage_error(argv, arg, cases[i].want, arg);
+		} else {
+			if (!ok(parse(argv, &o, &e) == 0, "%s accepted", arg))
+				diag("  got: %s", e.msg);
+			opts_free(&o);
+		}
+	}
+	ok(guest_mem_max() >= 1ULL << 30, "the host's RAM is known (and 1G or more)");
+	{
+		_cleanup_free_ char *max = xasprintf("%lluK", guest_mem_max() >> 10);
+		_cleanup_free_ char *over = xasprintf("%lluK", (guest_mem_max() >> 10) + 1);
+
+		is_int(guest_mem_check("--mem", max, &e), 0, "the host's RAM itself is accepted");
+		is_int(guest_mem_check("--mem", over, &e), -1, "1K more is refused");
+	}
+	memset(&e, 0, sizeof(e));
+	ok(guest_mem_check("s/settings:2: mem=16M", "16M", &e) < 0 && e.code == EXIT_USAGE &&
+	       !strncmp(e.msg, "s/settings:2: mem=16M: below", 28) && !strchr(e.msg, '\n'),
+	   "guest_mem_check: one line, after the caller's prefix (a suite's settings)");
+}
+
+/* --run: tests are numbered from 1, ranges run upwards (else every test skips). */
+static void test_run_list(void)
+{
+	static const struct {
+		const char *list;
+		const char *want; /* NULL: accepted */
+	} cases[] = {
+		{ "3-1", "the range 3-1 runs backwards; write 1-3" },
+		{ "1,5-2", "the range 5-2 runs backwards" },
+		{ "0", "numbered from 1, not 0" },
+		{ "0-2", "numbered from 1, not 0" },
+		{ "-0", "numbered from 1, not 0" },
+		{ "2,0-", "numbered from 1, not 0" },
+		{ "1234567890", "at most 9 digits" },
+		{ "2-2", NULL },
+		{ "1,3-", NULL },
+		{ "-3", NULL },
+		{ "7", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		_cleanup_free_ char *arg = xasprintf("--run=%s", cases[i].list);
+		char *argv[] = { "umlrun", "run", arg, NULL };
+		struct opts o;
+		struct uerr e;
+
+		if (cases[i].want) {
+			usage_error(argv, arg, cases[i].want, arg);
+		} else {
+			if (!ok(parse(argv, &o, &e) == 0, "%s accepted", arg))
+				diag("  got: %s", e.msg);
+			opts_free(&o);
+		}
+	}
+}
+
+/* --mount=HOST[:GUEST][:rw]: the form, before the session resolves the paths. */
+static void test_mount_form(void)
+{
+	static const struct {
+		const char *spec;
+		const char *want; /* NULL: accepted */
+	} cases[] = {
+		{ "/x:/data:rx", "only rw may follow, not 'rx'" },
+		{ "/x:/a:b", "GUEST may not hold ':'" },
+		{ "/x:/data:", "only rw may follow" },
+		{ "/x:/a:b:rw", "too many ':'" },
+		{ ":/data", "no HOST folder" },
+		{ "", "no HOST folder" },
+		{ "/x", NULL },
+		{ "/x:/d", NULL },
+		{ "/x:/d:rw", NULL },
+		{ "/x:rw", NULL },
+		{ "/x::rw", NULL },
+		{ "/x:/d:ro", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		_cleanup_free_ char *arg = xasprintf("--mount=%s", cases[i].spec);
+		char *argv[] = { "umlrun", "exec", arg, "--", "true", NULL };
+		struct opts o;
+		struct uerr e;
+
+		if (cases[i].want) {
+			usage_error(argv, arg, cases[i].want, arg);
+		} else {
+			if (!ok(parse(argv, &o, &e) == 0 && o.nmounts == 1 &&
+				    !strcmp(o.mounts[0], cases[i].spec),
+				"%s accepted, kept as given", arg))
+				diag("  got: %s", e.msg);
+			opts_free(&o);
+		}
+	}
+}
+
 static void test_timeout(void)
 {
 	static const struct {
@@ -578,7 +697,7 @@ static void test_cpu_cost(void)
 
 int main(void)
 {
-	plan(169 + 26 + 4 + 18);
+	plan(169 + 26 + 4 + 18 + 21 + 25 + 24);
 	{
 		/* The help's defaults are suite.h's (one home for the limits). */
 		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
@@ -595,6 +714,9 @@ int main(void)
 	test_exec();
 	test_run_values();
 	test_mem();
+	test_mem_range();
+	test_run_list();
+	test_mount_form();
 	test_timeout();
 	test_help();
 	test_scale_options();

@@ -39,6 +39,10 @@ static void test_settings(void)
 	   "settings: shell=dash runs them with the guest's /usr/bin/dash");
 	r = settings_parse("shell=sh\n", "more/settings", &d, &e);
 	ok(r == 0 && !d.shell, "settings: shell=sh is busybox ash again");
+	r = settings_parse("   \n\t\ntimeout=7\n#x\n", "more/settings", &d, &e);
+	ok(r == 0 && d.timeout == 7, "settings: lines of blanks only are empty lines");
+	r = settings_parse("cmdline=a=b#c  quiet \n", "more/settings", &d, &e);
+	is_str(d.cmdline, "a=b#c  quiet ", "settings: cmdline= keeps a '#' inside a word");
 	free(d.mem);
 	free(d.cmdline);
 
@@ -47,18 +51,53 @@ static void test_settings(void)
 			const char *text;
 			const char *where;
 		} bad[] = {
-			{ "timeout=30\ncolour=blue\n", "net/settings:2:" },
-			{ "# c\n\ntimeout\n", "net/settings:3:" },
-			{ "timeout=abc\n", "net/settings:1:" },
-			{ "timeout=0\n", "net/settings:1:" },
-			{ "timeout=-5\n", "net/settings:1:" },
-			{ "timeout=\n", "net/settings:1:" },
-			{ "timeout=10s\n", "net/settings:1:" },
-			{ "wall_timeout=0\n", "net/settings:1:" },
-			{ "mem=1G\nwall_timeout=x\n", "net/settings:2:" },
+			{ "timeout=30\ncolour=blue\n",
+			  "net/settings:2: colour=blue: unknown key: want timeout=, wall_timeout=, "
+			  "mem=, cmdline= or shell=" },
+			{ "# c\n\ntimeout\n",
+			  "net/settings:3: timeout: not a key=value line: want timeout=" },
+			{ "timeout=abc\n", "net/settings:1: timeout=abc: not a whole number of "
+					   "seconds from 1 to 3153600000" },
+			{ "timeout=0\n", "net/settings:1: timeout=0: not a whole number" },
+			{ "timeout=-5\n", "net/settings:1: timeout=-5: not a whole number" },
+			{ "timeout=\n", "net/settings:1: timeout=: not a whole number" },
+			{ "timeout=10s\n", "net/settings:1: timeout=10s: not a whole number" },
+			{ "timeout=5000000000\n", "net/settings:1: timeout=5000000000: not a whole "
+						  "number of seconds from 1 to 3153600000" },
+			{ "wall_timeout=0\n",
+			  "net/settings:1: wall_timeout=0: not a whole number of "
+			  "seconds from 1 to 604800" },
+			{ "wall_timeout=604801\n",
+			  "net/settings:1: wall_timeout=604801: not a whole "
+			  "number of seconds from 1 to 604800" },
+			{ "mem=1G\nwall_timeout=x\n",
+			  "net/settings:2: wall_timeout=x: not a whole" },
 			{ "shell=bash\n", "net/settings:1: shell=bash: want sh" },
-			{ "timeout=5\nshell=/usr/bin/dash\n", "net/settings:2:" },
-			{ "shell=\n", "net/settings:1:" },
+			{ "timeout=5\nshell=/usr/bin/dash\n",
+			  "net/settings:2: shell=/usr/bin/dash: want sh" },
+			{ "shell=\n", "net/settings:1: shell=: want sh" },
+			{ "  timeout=100\n",
+			  "net/settings:1:   timeout=100: leading blanks are not allowed" },
+			{ "\t# indented\n", "net/settings:1: \\t# indented: leading blanks" },
+			{ "timeout=100 # note\n", "net/settings:1: timeout=100 # note: a comment "
+						  "must be a line of its own, starting with #" },
+			{ "timeout=100#note\n", "net/settings:1: timeout=100#note: a comment" },
+			{ "cmdline=loglevel=7 # verbose\n",
+			  "net/settings:1: cmdline=loglevel=7 # verbose: a comment" },
+			{ "cmdline=#x\n", "net/settings:1: cmdline=#x: a comment" },
+			{ "timeout=100 \n",
+			  "net/settings:1: timeout=100 : blanks after the value are not allowed" },
+			{ "timeout = 100\n",
+			  "net/settings:1: timeout = 100: blanks around '=' are not allowed" },
+			{ "timeout= 100\n", "net/settings:1: timeout= 100: blanks around '='" },
+			{ "timeout=30\r\n",
+			  "net/settings:1: a CR at the end of the line (a Windows line ending): "
+			  "save the file with LF line endings" },
+			{ "# from Windows\r\ntimeout=30\r\n", "net/settings:1: a CR at the end" },
+			{ "cmdline=quiet\r\n", "net/settings:1: a CR at the end" },
+			{ "cmdline=a\033b\n",
+			  "net/settings:1: cmdline=a\\x1bb: a control character is not allowed" },
+			{ "timeout=3\rx\n", "net/settings:1: timeout=3\\rx: a control character" },
 		};
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -66,8 +105,9 @@ static void test_settings(void)
 
 			memset(&e, 0, sizeof(e));
 			r = settings_parse(bad[i].text, "net/settings", &t, &e);
-			if (!ok(r < 0 && e.code == EXIT_USAGE && strstr(e.msg, bad[i].where),
-				"settings: bad line %zu: exit 2, names %s", i, bad[i].where))
+			if (!ok(r < 0 && e.code == EXIT_USAGE && strstr(e.msg, bad[i].where) &&
+				    !strchr(e.msg, '\n') && !strchr(e.msg, '\r'),
+				"settings: bad line %zu: exit 2, one line: %s", i, bad[i].where))
 				diag("  got: r=%d code=%d msg='%s'", r, e.code, e.msg);
 			free(t.mem);
 			free(t.cmdline);
@@ -78,13 +118,15 @@ static void test_settings(void)
 /* mem= is a number with at most one K, M or G: 2KM was once accepted. */
 static void test_mem(void)
 {
-	static const char *const good[] = { "mem=512M", "mem=1G", "mem=64K", "mem=1048576", NULL };
+	static const char *const good[] = { "mem=512M",	    "mem=1G",  "mem=65536K",
+					    "mem=67108864", "mem=32M", NULL };
 	static const char *const bad[] = {
 		"mem=2KM",	    "mem=1GK", "mem=0",
 		"mem=05M",	    "mem=K",   "mem=-1M",
 		"mem=+1M",	    "mem= 1M", "mem=1m",
 		"mem=1T",	    "mem=",    "mem=99999999999999999999",
-		"mem=17179869184G", NULL
+		"mem=17179869184G", "mem=64K", "mem=1048576",
+		"mem=31M",	    NULL
 	};
 
 	for (size_t i = 0; good[i]; i++) {
@@ -158,6 +200,92 @@ static void rejected(const char *arg, const char *want)
 	if (strncmp(got, prefix, strlen(prefix)) || !strstr(got, want))
 		diag("  got: %s", got);
 	tests_free(&l);
+}
+
+#define NAME_RULE "may hold only ASCII letters, digits and '.', '_', '+', '-'; rename it"
+
+/*
+ * A test file's or suite's name reaches the guest's kernel command line and
+ * the KTAP result lines: a blank splits a kernel parameter, a newline forges
+ * a result line, '#' makes one a SKIP. Such a name is refused, and named.
+ */
+static void test_names(void)
+{
+	static const struct {
+		const char *file;  /* under tmp */
+		const char *shown; /* in the message, after tmp */
+	} bad[] = {
+		{ "n1/t0001-a b.sh", "/n1/t0001-a b.sh': a test file's name " NAME_RULE },
+		{ "n2/t0002-nl\nok 99 forged.sh", "/n2/t0002-nl\\nok 99 forged.sh': a test file" },
+		{ "n3/t0003-hash # SKIP x.sh", "/n3/t0003-hash # SKIP x.sh': a test file" },
+		{ "n4/t0004-caf\xc3\xa9.sh", "/n4/t0004-caf\\xc3\\xa9.sh': a test file" },
+		{ "n5/t0005-tab\there.sh", "/n5/t0005-tab\\there.sh': a test file" },
+		{ "n6/t0006-back\\slash.sh", "/n6/t0006-back\\\\slash.sh': a test file" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		_cleanup_free_ char *suite = xstrndup(bad[i].file, 2);
+		_cleanup_free_ char *want = xasprintf("'%s%s", tmp, bad[i].shown);
+		_cleanup_free_ char *dir = xasprintf("%s/%s", tmp, suite);
+
+		put(bad[i].file, "#!/bin/sh\n");
+		rejected(suite, want);
+		rm_rf(dir);
+	}
+
+	/* The whole suite is refused, even when a good file of it is named. */
+	put("n1/t0001-a b.sh", "#!/bin/sh\n");
+	put("n1/t0002-good.sh", "#!/bin/sh\n");
+	rejected("n1/t0002-good", "/n1/t0001-a b.sh': a test file's name");
+	rejected("n1/t0001-a b", "/n1/t0001-a b.sh': a test file's name");
+	{
+		struct test_list l = { 0 };
+		struct uerr e;
+		_cleanup_free_ char *got = find(NULL, 0, &l, &e);
+
+		has_str(got, "/n1/t0001-a b.sh': a test file's name",
+			"all suites: a badly named test file fails the list");
+		tests_free(&l);
+	}
+	found("net", "net/t0001-ping.sh net/t0002-dns.sh");
+	{
+		_cleanup_free_ char *p = xasprintf("%s/n1/t0001-a b.sh", tmp);
+
+		rm_rf(p);
+	}
+	found("n1", "n1/t0002-good.sh");
+
+	/* Files that are not tests may be named anything. */
+	put("n1/helper file.sh", "#!/bin/sh\n");
+	put("n1/t0003 no dash.sh", "#!/bin/sh\n");
+	found("n1", "n1/t0002-good.sh");
+	put("n7/t0001-a+b_c.d-e.sh", "#!/bin/sh\n");
+	found("n7", "n7/t0001-a+b_c.d-e.sh");
+
+	put("a b/t0001-x.sh", "#!/bin/sh\n");
+	rejected("a b", "/a b': a suite folder's name " NAME_RULE);
+	rejected("a b/t0001-x", "/a b': a suite folder's name");
+	found("n7", "n7/t0001-a+b_c.d-e.sh");
+	{
+		struct test_list l = { 0 };
+		struct uerr e;
+		_cleanup_free_ char *got = find(NULL, 0, &l, &e);
+
+		has_str(got, "/a b': a suite folder's name",
+			"all suites: a badly named suite fails the list");
+		tests_free(&l);
+	}
+	put("x\ny/t0001-x.sh", "#!/bin/sh\n");
+	{
+		const char *args[] = { "x\ny" };
+		struct test_list l = { 0 };
+		struct uerr e;
+		_cleanup_free_ char *got = find(args, 1, &l, &e);
+
+		has_str(got, "/x\\ny': a suite folder's name",
+			"a suite folder's newline is shown as \\n, on one line");
+		tests_free(&l);
+	}
 }
 
 static void test_find(void)
@@ -238,13 +366,21 @@ static void test_find(void)
 			"bad/settings:2:", "all suites: a broken settings file fails the list");
 		tests_free(&l);
 	}
+	/* Only the suites loaded are read: the broken one is not named here. */
+	found("time", "time/t0001-clock.sh");
+	{
+		_cleanup_free_ char *bad = xasprintf("%s/bad", tmp);
+
+		rm_rf(bad);
+	}
+	test_names();
 	rm_rf(tmp);
 	ok(!path_exists(tmp), "temporary folder removed");
 }
 
 int main(void)
 {
-	plan(68);
+	plan(109);
 	test_settings();
 	test_mem();
 	test_find();

@@ -706,6 +706,19 @@ for _harness_opt in ${HARNESS_OPTIONS-} "$@"; do
 			exit 1
 			;;
 		esac
+		# Tests are numbered from 1 and a range runs upwards.
+		_harness_rest=$_harness_run_list,
+		while [ -n "$_harness_rest" ]; do
+			_harness_item=${_harness_rest%%,*}
+			_harness_rest=${_harness_rest#*,}
+			_harness_lo=${_harness_item%-*}
+			_harness_hi=${_harness_item#*-}
+			if [ "${_harness_lo:-1}" -eq 0 ] || [ "${_harness_hi:-1}" -eq 0 ] ||
+				[ "${_harness_lo:-1}" -gt "${_harness_hi:-$_harness_lo}" ]; then
+				_harness_print_diag "bug in the test script: --run=$_harness_run_list: tests are numbered from 1 and a range runs upwards, e.g. --run=1,3-4"
+				exit 1
+			fi
+		done
 		;;
 	-d | --debug) _harness_keep=t ;;
 	*)

@@ -8,7 +8,7 @@ test_expect_success 'the kernel filesystems are mounted' '
 	test_path_is_dir /dev
 '
 
-test_expect_success 'test files run under busybox ash, the guest /bin/sh' '
+test_expect_success UML 'test files run under busybox ash, the guest /bin/sh' '
 	test "$(readlink /proc/$$/exe)" = /usr/bin/busybox
 '
 

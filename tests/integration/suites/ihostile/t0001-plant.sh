@@ -1,0 +1,20 @@
+#!/bin/sh
+# A hostile test's leftovers and output (docs/results.md): a set-user-ID
+# program, a folder and a file anyone may write, folders 300 deep with a
+# symbolic link at the bottom (made only where Landlock is missing), a
+# line of 100,000 bytes, and terminal escape sequences meant to redraw the
+# user's screen. The host side (tests/integration/run.sh) checks what
+# reached the results folder and the terminal. Raw KTAP, no harness.
+echo "KTAP version 1"
+echo "1..2"
+cp /bin/busybox /results/suid && chmod 4755 /results/suid &&
+	mkdir /results/open && chmod 1777 /results/open &&
+	echo x >/results/open/f && chmod 2666 /results/open/f &&
+	(
+		cd /results && i=0 &&
+			while [ $i -lt 300 ]; do mkdir d && cd d && i=$((i + 1)); done &&
+			echo bottom >f && { ln -s /etc/passwd link 2>/dev/null || :; }
+	) && echo "ok 1 planted" || echo "not ok 1 planted"
+# One line of 100,000 bytes, then the escapes.
+printf '%0100000d\n' 0
+printf 'not ok 2 this failed\r\033[1A\033[2Kok 2 this passed\033]0;title\007\n'
