@@ -119,6 +119,8 @@ static int write_full(const char *path, struct uerr *e)
 	struct record r = {
 		.test = &t,
 		.attempt = 1,
+		.seeded = true,
+		.seed = 5,
 		.dir = "s/t0001-a.sh",
 		.outcome = { .end = GUEST_REPORTED, .cost = { 30, 2930, 0.4, 0.7, 7216, 23906 } },
 		.verdict = V_FLAKY,
