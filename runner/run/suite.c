@@ -349,6 +349,7 @@ int suites_find(const char *dir, char *const *args, int nargs, struct test_list 
 		struct dirent **names;
 		int n = scandir(dir, &names, NULL, alphasort);
 		int r = 0;
+		bool own_tests = false;
 
 		if (n < 0)
 			return uerr_sys(e, EXIT_INFRA, "cannot read %s", dir);
@@ -358,9 +359,18 @@ int suites_find(const char *dir, char *const *args, int nargs, struct test_list 
 			if (r == 0 && names[i]->d_name[0] != '.' &&
 			    strcmp(names[i]->d_name, "lib") && is_dir(p))
 				r = load_suite(dir, names[i]->d_name, NULL, out, e);
+			else if (is_test_file(names[i]->d_name))
+				own_tests = true;
 			free(names[i]);
 		}
 		free(names);
+		/* --suite-dir=SUITE instead of the folder above it: say so. */
+		if (r == 0 && out->n == 0)
+			r = uerr_set(e, EXIT_USAGE,
+				     own_tests ? "%s holds test files itself: give the folder that "
+						 "holds its suite folders (--suite-dir=%s/..)"
+					       : "no suite folders with test files in %s",
+				     dir, dir);
 		return r;
 	}
 	for (int i = 0; i < nargs; i++)

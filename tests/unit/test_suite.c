@@ -348,6 +348,21 @@ static void test_find(void)
 	rejected("../net", "unknown suite or test '../net'");
 	rejected("net/../time", "unknown suite or test");
 	rejected("time/../../etc", "unknown suite or test");
+	{
+		/* --suite-dir naming one suite instead of the folder above it. */
+		char *top = tmp;
+		_cleanup_free_ char *net = xasprintf("%s/net", top);
+		struct test_list l = { 0 };
+		struct uerr e;
+		_cleanup_free_ char *got = NULL;
+
+		tmp = net;
+		got = find(NULL, 0, &l, &e);
+		ok(e.code == EXIT_USAGE && strstr(got, "net holds test files itself"),
+		   "all suites of a suite folder: exit 2, says it holds test files itself");
+		tests_free(&l);
+		tmp = top;
+	}
 	rejected("/etc", "unknown suite or test");
 	rejected("lib", "unknown suite or test 'lib'");
 	rejected("", "unknown suite or test");
@@ -380,7 +395,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(109);
+	plan(110);
 	test_settings();
 	test_mem();
 	test_find();
