@@ -1005,7 +1005,8 @@ static int run_session(struct session *s)
 	const struct opts *o = s->o;
 	struct run run = { .mode = o->mode, .out = stdout };
 	struct test_list tests;
-	int pass = 0;
+	int pass = 0, skipped = 0, flaky = 0;
+	char also[64] = "";
 
 	find_tests(s, &tests);
 	if (o->list) {
@@ -1024,13 +1025,19 @@ static int run_session(struct session *s)
 	prepare_stage(s);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	run_tests(s, &tests, &run);
-	for (size_t i = 0; i < run.res.nrec; i++)
-		pass += run.res.rec[i].verdict == V_PASS;
+	/* Passed as the exit status counts it: skipped and flaky files too, said apart. */
+	for (size_t i = 0; i < run.res.nrec; i++) {
+		pass += verdict_passed(run.res.rec[i].verdict);
+		skipped += run.res.rec[i].verdict == V_SKIP;
+		flaky += run.res.rec[i].verdict == V_FLAKY;
+	}
 	if (o->seeds)
 		print_seeds(o, &run);
 	coverage_report(s, &run);
-	printf("# %d/%zu test files passed in %.1f s wall; results in %s\n", pass, run.res.nrec,
-	       run.wall_seconds, run.dir);
+	if (skipped || flaky)
+		snprintf(also, sizeof(also), " (%d skipped, %d flaky)", skipped, flaky);
+	printf("# %d/%zu test files passed%s in %.1f s wall; results in %s\n", pass, run.res.nrec,
+	       also, run.wall_seconds, run.dir);
 	sched_result_free(&run.res);
 	free(run.dir);
 out:
