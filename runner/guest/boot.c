@@ -301,11 +301,18 @@ void stage_sweep(void)
 		_cleanup_free_ char *dir = NULL;
 		_cleanup_free_ char *owner = NULL;
 		_cleanup_free_ char *text = NULL;
+		struct stat st;
 		long pid;
 
 		if (strncmp(de->d_name, "umlrun.", 7) || strlen(de->d_name) != 13)
 			continue;
 		dir = xasprintf("%s/%s", base, de->d_name);
+		/*
+		 * Only a folder this user made: in a shared /tmp anyone can
+		 * make an umlrun.XXXXXX, with links inside, for root to walk.
+		 */
+		if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			continue;
 		owner = xasprintf("%s/owner", dir);
 		if (read_file(owner, &text, NULL) < 0)
 			continue;
