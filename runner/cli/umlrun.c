@@ -1000,13 +1000,33 @@ static void coverage_report(const struct session *s, const struct run *run)
 }
 
 /* The phases of run once the project is found; kselftest runs its own suites with them. */
+/*
+ * How many of n records passed, as the exit status counts them: skipped
+ * and flaky ones too, which also (" (1 skipped, 0 flaky)", or "") says.
+ */
+static size_t passed_count(const struct record *rec, size_t n, char *also, size_t size)
+{
+	size_t pass = 0, skipped = 0, flaky = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		pass += verdict_passed(rec[i].verdict);
+		skipped += rec[i].verdict == V_SKIP;
+		flaky += rec[i].verdict == V_FLAKY;
+	}
+	if (skipped || flaky)
+		snprintf(also, size, " (%zu skipped, %zu flaky)", skipped, flaky);
+	else
+		also[0] = '\0';
+	return pass;
+}
+
 static int run_session(struct session *s)
 {
 	const struct opts *o = s->o;
 	struct run run = { .mode = o->mode, .out = stdout };
 	struct test_list tests;
-	int pass = 0, skipped = 0, flaky = 0;
-	char also[64] = "";
+	size_t pass;
+	char also[64];
 
 	find_tests(s, &tests);
 	if (o->list) {
@@ -1025,18 +1045,11 @@ static int run_session(struct session *s)
 	prepare_stage(s);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	run_tests(s, &tests, &run);
-	/* Passed as the exit status counts it: skipped and flaky files too, said apart. */
-	for (size_t i = 0; i < run.res.nrec; i++) {
-		pass += verdict_passed(run.res.rec[i].verdict);
-		skipped += run.res.rec[i].verdict == V_SKIP;
-		flaky += run.res.rec[i].verdict == V_FLAKY;
-	}
+	pass = passed_count(run.res.rec, run.res.nrec, also, sizeof(also));
 	if (o->seeds)
 		print_seeds(o, &run);
 	coverage_report(s, &run);
-	if (skipped || flaky)
-		snprintf(also, sizeof(also), " (%d skipped, %d flaky)", skipped, flaky);
-	printf("# %d/%zu test files passed%s in %.1f s wall; results in %s\n", pass, run.res.nrec,
+	printf("# %zu/%zu test files passed%s in %.1f s wall; results in %s\n", pass, run.res.nrec,
 	       also, run.wall_seconds, run.dir);
 	sched_result_free(&run.res);
 	free(run.dir);
@@ -1227,7 +1240,8 @@ static int kunit_boot(struct session *s, const char *glob)
 	struct run run = { .mode = s->mode };
 	struct test_list tests;
 	struct uerr e;
-	size_t pass = 0;
+	size_t pass;
+	char also[64];
 	char **argv;
 	double t0;
 
@@ -1292,10 +1306,10 @@ static int kunit_boot(struct session *s, const char *glob)
 		run.exit_code = EXIT_INFRA;
 	}
 	write_reports(s, &run, example);
-	for (size_t i = 0; i < run.res.nrec; i++)
-		pass += run.res.rec[i].verdict == V_PASS;
-	printf("# %zu/%zu KUnit suites passed in %.1f s wall (%.1f s simulated); results in %s\n",
-	       pass, run.res.nrec, run.wall_seconds, k.last_sim > 0 ? k.last_sim : 0.0, run.dir);
+	pass = passed_count(run.res.rec, run.res.nrec, also, sizeof(also));
+	printf("# %zu/%zu KUnit suites passed%s in %.1f s wall (%.1f s simulated); results in %s\n",
+	       pass, run.res.nrec, also, run.wall_seconds, k.last_sim > 0 ? k.last_sim : 0.0,
+	       run.dir);
 	kunit_records_free(&tests, run.res.rec, run.res.nrec);
 	kunit_log_free(&k);
 	free(run.dir);
