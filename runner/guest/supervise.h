@@ -100,8 +100,9 @@ bool guest_check_exit(struct guest *g);
 /*
  * Whether the guest's /results (STAGE/gN/results on the host) holds more
  * than limit bytes; the first time it does, the guest is killed and ends
- * as a crash saying so. Called now and then while it runs: a test may
- * not fill the host's disk.
+ * as a crash saying so. Call it as often as you like while the guest runs:
+ * it walks the folder about once a second (less often when a walk takes
+ * long), so a test may not fill the host's disk.
  */
 bool guest_results_full(struct guest *g, unsigned long long limit);
 /* umlrun got signal sig: end the guest; it will be reported interrupted. */

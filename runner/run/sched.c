@@ -731,7 +731,6 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 {
 	struct sched s = { .so = so, .res = res, .t0 = monotonic_now() };
 	int sfd = supervise_signalfd(), r = -1;
-	double checked = s.t0;
 
 	memset(res, 0, sizeof(*res));
 	if (sfd < 0)
@@ -775,12 +774,9 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 		if (pf[0].revents)
 			on_signals(&s, sfd);
 		free(pf);
-		if (monotonic_now() - checked >= 1) {
-			checked = monotonic_now();
-			for (int i = 0; i < nslots; i++)
-				if (s.slots[i].g)
-					guest_results_full(s.slots[i].g, RESULTS_MAX_BYTES);
-		}
+		for (int i = 0; i < nslots; i++)
+			if (s.slots[i].g)
+				guest_results_full(s.slots[i].g, RESULTS_MAX_BYTES);
 	}
 	/* On an error, no guest may outlive the loop. */
 	for (int i = 0; i < so->jobs; i++) {
