@@ -228,8 +228,23 @@ static void to_console_bytes(struct test_io *io, const char *data, size_t len)
 			io->console_err = errno ? errno : ENOSPC;
 		return;
 	}
-	if (io->so->console_copy >= 0 && write(io->so->console_copy, data, len) < 0)
-		return;
+	if (io->so->console_copy >= 0) {
+		/* The copy goes to a terminal: no escape sequences from the guest. */
+		struct strbuf sb = { 0 };
+
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)data[i];
+
+			if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+				sb_printf(&sb, "\\x%02x", c);
+			else
+				sb_add(&sb, &c, 1);
+		}
+		if (sb.len && write(io->so->console_copy, sb.buf, sb.len) < 0) {
+			/* A courtesy copy: console.log has it all. */
+		}
+		sb_release(&sb);
+	}
 }
 
 static void to_console(struct test_io *io, const char *data, size_t len)

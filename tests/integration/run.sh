@@ -311,7 +311,7 @@ check "unconfined (UMLRUN_CONFINE=none), the same file escapes: the checks can f
 rm -f /tmp/umlrun-escape-canary "$TMPDIR/umlrun-escape-canary"
 # What a hostile test leaves and prints reaches the host defused.
 ESC=$(printf '\033')
-run "$umlrun" run $R ihostile
+run "$umlrun" run -v $R ihostile
 art=$results/latest/ihostile/t0001-plant/artifacts
 [ $rc -eq 1 ] && grep -q "^    ok 1 planted" "$work/out" && [ -f "$art/suid" ] &&
 	[ -z "$(find "$art" -perm /7022)" ] && no_specials
@@ -321,9 +321,10 @@ check "set-user-ID, set-group-ID, sticky and others' write bits are cleared in t
 	[ -d "$art/.umlrun-deep-0" ]
 check "a folder deeper than 256 levels is moved up and walked, whatever the path length"
 ! grep -q "$ESC" "$work/out" && ! grep -q "$ESC" "$results/latest/ktap.txt" &&
+	! grep -q "$ESC" "$work/err" && grep -q '\\x1b\[2Jcleared' "$work/err" &&
 	grep -q '^    not ok 2 this failed\\x1b\[1A\\x1b\[2Kok 2 this passed' "$work/out" &&
 	grep -q "^not ok 1 ihostile/t0001-plant.sh" "$work/out"
-check "a test's escape sequences reach neither the terminal nor ktap.txt (shown as \\xHH)"
+check "a test's escape sequences reach neither the terminal (results, -v console) nor ktap.txt (shown as \\xHH)"
 [ "$(awk 'length($0) > 65600' "$results/latest/ihostile/t0001-plant/ktap.log" | wc -l)" -eq 0 ] &&
 	grep -q "\[umlrun: line cut at 65536 bytes\]" "$results/latest/ihostile/t0001-plant/ktap.log"
 check "a line of output is cut at 64 KiB"
