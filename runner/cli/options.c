@@ -866,15 +866,16 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 				argv[1]);
 	d = desc_of(o->cmd);
 	o->cmd_name = d->name;
-	optind = 1;
+	/* 0: glibc starts afresh, ordering mode too (opts_parse may run again). */
+	optind = 0;
 	opterr = 0;
 	/*
-	 * "+": stop at the first non-option, so exec's command keeps its own;
-	 * kselftest takes its options after its targets too.
+	 * "+" for exec: stop at the first non-option, so its command keeps
+	 * its own options. Every other command takes its options before or
+	 * after its operands (umlrun run wireless -j2).
 	 */
-	while ((c = getopt_long(argc - 1, av,
-				o->cmd == CMD_KSELFTEST || o->cmd == CMD_KUNIT ? "hvqj:" : "+hvqj:",
-				long_opts, &li)) != -1) {
+	while ((c = getopt_long(argc - 1, av, o->cmd == CMD_EXEC ? "+hvqj:" : "hvqj:", long_opts,
+				&li)) != -1) {
 		/* The option as the user would name it, whatever form was used. */
 		char name[64];
 		const char *this = name;

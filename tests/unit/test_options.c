@@ -275,6 +275,18 @@ static void test_exec(void)
 		   "exec cmd -l --help: all three are the command's");
 		opts_free(&o);
 	}
+	{
+		/* run (every command but exec) takes options after its operands too. */
+		char *argv[] = { "umlrun", "run", "smoke", "-q", "timers", "--jobs=2", NULL };
+		struct opts o;
+		struct uerr e;
+
+		is_int(parse(argv, &o, &e), 0, "run SUITE -q SUITE --jobs=2: parses");
+		ok(o.quiet && o.jobs == 2 && o.nargs == 2 && !strcmp(o.args[0], "smoke") &&
+		       !strcmp(o.args[1], "timers"),
+		   "run: options after the suites are umlrun's, the suites stay in order");
+		opts_free(&o);
+	}
 }
 
 static void test_run_values(void)
@@ -697,7 +709,7 @@ static void test_cpu_cost(void)
 
 int main(void)
 {
-	plan(169 + 26 + 4 + 18 + 21 + 25 + 24);
+	plan(169 + 26 + 4 + 18 + 21 + 25 + 24 + 2);
 	{
 		/* The help's defaults are suite.h's (one home for the limits). */
 		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
