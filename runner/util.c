@@ -4,7 +4,7 @@
 #include "util.h"
 
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
@@ -289,13 +289,112 @@ int mkdir_p(const char *path, mode_t mode)
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* One folder on the way down: what rm_tree_at still has to enter. */
+struct rm_level {
+	char *name; /* in its parent; NULL for the top */
+	char **subs;
+	size_t n, next;
+};
+
+/* Unlinks what fd holds but folders, which it lists in l (0 or -errno). */
+static int rm_scan(int fd, struct rm_level *l)
 {
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP)
-		return rmdir(path) < 0 && errno != ENOENT ? -1 : 0;
-	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
+	int dfd = dup(fd), r = 0;
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	struct dirent *de;
+
+	if (!d) {
+		r = -errno;
+		if (dfd >= 0)
+			close(dfd);
+		return r;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			r = r ? r : -errno;
+		} else if (S_ISDIR(st.st_mode)) {
+			l->subs = xrealloc(l->subs, (l->n + 1) * sizeof(*l->subs));
+			l->subs[l->n++] = xstrdup(de->d_name);
+		} else if (unlinkat(fd, de->d_name, 0) < 0 && errno != ENOENT) {
+			r = r ? r : -errno;
+		}
+	}
+	closedir(d);
+	return r;
+}
+
+static void rm_level_free(struct rm_level *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->subs[i]);
+	free(l->subs);
+	free(l->name);
+}
+
+/*
+ * Empties the folder fd (and closes fd): by descriptors, never following a
+ * symbolic link, and at any depth with one descriptor open, going down
+ * into each subfolder and back up by "..". A guest can make a tree deeper
+ * than any path (renaming folders into one another), and a path-based
+ * walk (nftw) stops at PATH_MAX. For trees nothing else changes while it
+ * runs: umlrun's own, and a guest's once it has ended.
+ */
+static int rm_tree_at(int fd)
+{
+	struct rm_level *stack = xcalloc(1, sizeof(*stack));
+	size_t depth = 1;
+	int r = rm_scan(fd, &stack[0]);
+
+	while (fd >= 0) {
+		struct rm_level *l = &stack[depth - 1];
+
+		if (l->next < l->n) {
+			const char *name = l->subs[l->next++];
+			int cfd = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			int sr;
+
+			/* A folder of mode 000, when not root: it is ours to open. */
+			if (cfd < 0 && errno == EACCES && fchmodat(fd, name, 0700, 0) == 0)
+				cfd = openat(fd, name,
+					     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (cfd < 0) {
+				r = r ? r : -errno;
+				continue;
+			}
+			close(fd);
+			fd = cfd;
+			stack = xrealloc(stack, (depth + 1) * sizeof(*stack));
+			stack[depth] = (struct rm_level){ .name = xstrdup(name) };
+			sr = rm_scan(fd, &stack[depth]);
+			r = r ? r : sr;
+			depth++;
+			continue;
+		}
+		if (depth == 1) {
+			close(fd);
+			break;
+		}
+		{
+			int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+			close(fd);
+			fd = parent;
+			if (fd < 0)
+				r = r ? r : -errno;
+			else if (unlinkat(fd, l->name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+				r = r ? r : -errno;
+			rm_level_free(l);
+			depth--;
+		}
+	}
+	while (depth)
+		rm_level_free(&stack[--depth]);
+	free(stack);
+	return r;
 }
 
 void strv_free(char **v)
@@ -313,9 +412,21 @@ int rm_rf(const char *path)
 		return errno == ENOENT ? 0 : -errno;
 	if (!S_ISDIR(st.st_mode))
 		return unlink(path) < 0 ? -errno : 0;
-	if (nftw(path, rm_one, 32, FTW_DEPTH | FTW_PHYS) < 0)
-		return errno ? -errno : -EIO;
-	return 0;
+	{
+		int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int r = fd < 0 ? -errno : rm_tree_at(fd);
+
+		if (r < 0)
+			return r;
+	}
+	return rmdir(path) < 0 && errno != ENOENT ? -errno : 0;
+}
+
+int rm_contents(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	return fd < 0 ? -errno : rm_tree_at(fd);
 }
 
 bool path_exists(const char *path)

@@ -121,7 +121,12 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 /* The same for a strbuf, which it releases; a failure fills e (exit 3). */
 int sb_write_atomic(const char *path, struct strbuf *sb, struct uerr *e);
 int mkdir_p(const char *path, mode_t mode);
+/*
+ * rm -rf: by descriptors, never following a link, at any depth (0 or the
+ * first -errno). rm_contents empties a folder and keeps it.
+ */
 int rm_rf(const char *path);
+int rm_contents(const char *dir);
 /* Frees a NULL-terminated vector of strings and the strings; NULL is fine. */
 void strv_free(char **v);
 bool path_exists(const char *path);

@@ -317,8 +317,10 @@ void stage_sweep(void)
 		if (read_file(owner, &text, NULL) < 0)
 			continue;
 		pid = strtol(text, NULL, 10);
-		if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH)
-			rm_rf(dir);
+		/* What could not go keeps its owner file, so a later sweep tries again. */
+		if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH && rm_rf(dir) < 0 &&
+		    path_exists(dir))
+			write_file_atomic(owner, text, strlen(text));
 	}
 	closedir(d);
 }

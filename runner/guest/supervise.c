@@ -510,7 +510,7 @@ struct guest {
 	double t0, wall_timeout;
 	unsigned long long limit; /* of /results, when results_full */
 	double next_walk;	  /* when guest_results_full may walk /results again */
-	bool reaped, wall_expired, results_full;
+	bool reaped, wall_expired, results_full, results_deep;
 	struct guest_outcome o;
 	struct run_state st;
 };
@@ -630,8 +630,14 @@ void guest_handle(struct guest *g, const struct pollfd *pf, int n)
 	}
 }
 
-/* The bytes the files below the folder dfd take (closes dfd). */
-static unsigned long long tree_bytes(int dfd, int depth)
+/*
+ * The bytes of the files below the folder dfd (closes dfd), by their size:
+ * a sparse file counts whole, as a copy or an archive of it would. Deeper
+ * than RESULTS_MAX_DEPTH it stops and sets *deep.
+ */
+#define RESULTS_MAX_DEPTH 256
+
+static unsigned long long tree_bytes(int dfd, int depth, bool *deep)
 {
 	DIR *d = fdopendir(dfd);
 	struct dirent *de;
@@ -641,38 +647,51 @@ static unsigned long long tree_bytes(int dfd, int depth)
 		close(dfd);
 		return 0;
 	}
-	while ((de = readdir(d))) {
+	while ((de = readdir(d)) && !*deep) {
 		struct stat st;
 		int cfd;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
 		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
-		sum += (unsigned long long)st.st_blocks * 512;
-		if (S_ISDIR(st.st_mode) && depth < 64 &&
-		    (cfd = openat(dfd, de->d_name,
-				  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
-			sum += tree_bytes(cfd, depth + 1);
+		if (S_ISREG(st.st_mode))
+			sum += (unsigned long long)st.st_size;
+		if (!S_ISDIR(st.st_mode))
+			continue;
+		if (depth >= RESULTS_MAX_DEPTH)
+			*deep = true;
+		else if ((cfd = openat(dfd, de->d_name,
+				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
+			sum += tree_bytes(cfd, depth + 1, deep);
 	}
 	closedir(d);
 	return sum;
 }
 
-bool guest_results_full(struct guest *g, unsigned long long limit)
+bool guest_results_full(struct guest *g, unsigned long long limit, bool last)
 {
 	_cleanup_free_ char *dir = NULL;
 	double t0 = monotonic_now(), took;
 	int fd;
 
-	if (g->reaped || g->results_full || !g->spec->stage || t0 < g->next_walk)
+	if (!g->spec->stage || (!last && (g->reaped || g->results_full || t0 < g->next_walk)))
 		return g->results_full;
 	dir = xasprintf("%s/g%d/results", g->spec->stage->dir, g->spec->index);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0 && tree_bytes(fd, 1) > limit) {
-		g->results_full = true;
-		g->limit = limit;
-		kill_guest(g);
+	if (!g->results_full) {
+		bool deep = false;
+
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && (tree_bytes(fd, 1, &deep) > limit || deep)) {
+			g->results_full = true;
+			g->results_deep = deep;
+			g->limit = limit;
+			if (!g->reaped)
+				kill_guest(g);
+		}
 	}
+	/* The guest has ended: what it wrote past the limit does not stay. */
+	if (last && g->results_full)
+		rm_contents(dir);
 	/* About every second; a folder of many files, less often (a tenth of the time). */
 	took = monotonic_now() - t0;
 	g->next_walk = t0 + (took * 10 > 1 ? took * 10 : 1);
@@ -727,12 +746,20 @@ static void decide(struct guest *g)
 		o->end = GUEST_INTERRUPTED;
 		snprintf(o->detail, sizeof(o->detail), "umlrun received %s",
 			 sigabbrev_np(o->host_signal) ? sigabbrev_np(o->host_signal) : "a signal");
-	} else if (g->st.ended) {
-		; /* init's word stands: reported, sim-timeout or init-error */
 	} else if (g->results_full) {
 		o->end = GUEST_CRASH;
-		snprintf(o->detail, sizeof(o->detail),
-			 "the test wrote more than %llu MiB to /results: stopped", g->limit >> 20);
+		if (g->results_deep)
+			snprintf(o->detail, sizeof(o->detail),
+				 "the test made folders more than %d levels deep in /results: "
+				 "stopped, its artifacts dropped",
+				 RESULTS_MAX_DEPTH);
+		else
+			snprintf(o->detail, sizeof(o->detail),
+				 "the test wrote more than %llu MiB to /results: stopped, its "
+				 "artifacts dropped",
+				 g->limit >> 20);
+	} else if (g->st.ended) {
+		; /* init's word stands: reported, sim-timeout or init-error */
 	} else if (g->wall_expired) {
 		o->end = GUEST_WALL_TIMEOUT;
 		snprintf(o->detail, sizeof(o->detail), "wall-clock limit of %g s", g->wall_timeout);

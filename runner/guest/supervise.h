@@ -99,12 +99,15 @@ void guest_handle(struct guest *g, const struct pollfd *pf, int n);
 bool guest_check_exit(struct guest *g);
 /*
  * Whether the guest's /results (STAGE/gN/results on the host) holds more
- * than limit bytes; the first time it does, the guest is killed and ends
- * as a crash saying so. Call it as often as you like while the guest runs:
- * it walks the folder about once a second (less often when a walk takes
- * long), so a test may not fill the host's disk.
+ * than limit bytes (files by their size) or folders more than 256 levels
+ * deep; the first time it does, the guest is killed and ends as a crash
+ * saying so. Call it as often as you like while the guest runs: it walks
+ * the folder about once a second (less often when a walk takes long).
+ * Call it once more with last once the guest has ended and before
+ * guest_finish: that walk always happens, and a guest over the limit has
+ * its /results emptied. A test may not fill the host's disk.
  */
-bool guest_results_full(struct guest *g, unsigned long long limit);
+bool guest_results_full(struct guest *g, unsigned long long limit, bool last);
 /* umlrun got signal sig: end the guest; it will be reported interrupted. */
 void guest_interrupt(struct guest *g, int sig);
 void guest_finish(struct guest *g, struct guest_outcome *o);

@@ -58,6 +58,10 @@
 	"UML limitation: calls adjtimex() in a loop until 3 s of clock have passed, 20 times; "    \
 	"under time travel a call advances the clock by 256 ns: 230 million system "               \
 	"calls" WHY_NO_COST
+#define WHY_REAL_TIME                                                                              \
+	"it polls the clock for budgets of its own, which with time travel off take real time "    \
+	"(over 40 minutes for the timers target's pollers); it runs under --time-travel=inf-cpu, " \
+	"where each system call takes simulated time"
 #define WHY_NO_RTC                                                                                 \
 	"missing kernel option: no RTC (CONFIG_RTC_CLASS and CONFIG_UML_RTC are off), so there "   \
 	"is no /dev/rtc0; --config=uml-config/kselftest/rtc.config adds them"
@@ -156,7 +160,10 @@ const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mo
 			return NULL;
 		if (mode == TT_OFF) {
 			how->args = r->args;
-			return r->real_time ? NULL : r->skip;
+			if (r->real_time)
+				return NULL;
+			/* A program that polls the clock: here its budgets take real time. */
+			return r->cost_ms ? WHY_REAL_TIME : r->skip;
 		}
 		if (mode == TT_INF_CPU && cost && r->cost_ms) {
 			how->cost_ns = r->cost_ms * 1000000UL;

@@ -48,6 +48,7 @@ struct test_io {
 	struct strbuf block;   /* the test's lines, when not live */
 	struct strbuf partial; /* an unfinished result line */
 	bool line_cut;	       /* partial reached LINE_MAX_BYTES */
+	bool c2;	       /* a 0xc2 byte waits: UTF-8 C1 control or not */
 	size_t console_len;    /* bytes written to console.log */
 	struct strbuf out_all; /* guest-visible output, for --check-determinism */
 	struct strbuf err_all;
@@ -186,11 +187,25 @@ static void keep(struct test_io *io, int which, const char *data, size_t len)
  * One byte of a result line. Control characters other than a tab are
  * shown as \xHH: a guest's escape sequences must not redraw the user's
  * terminal (the result lines go to stdout) or hide a line in ktap.txt.
+ * That is C0 and DEL, and C1 as UTF-8 encodes it (0xc2 0x80-0x9f: many
+ * terminals take U+009B for ESC [).
  */
 static void line_byte(struct test_io *io, unsigned char c)
 {
 	if (io->line_cut)
 		return;
+	if (io->c2) {
+		io->c2 = false;
+		if (c >= 0x80 && c <= 0x9f) {
+			sb_printf(&io->partial, "\\xc2\\x%02x", c);
+			return;
+		}
+		sb_add(&io->partial, "\xc2", 1);
+	}
+	if (c == 0xc2) {
+		io->c2 = true;
+		return;
+	}
 	if (io->partial.len >= LINE_MAX_BYTES) {
 		sb_printf(&io->partial, " [umlrun: line cut at %d bytes]", LINE_MAX_BYTES);
 		io->line_cut = true;
@@ -199,6 +214,14 @@ static void line_byte(struct test_io *io, unsigned char c)
 	} else {
 		sb_add(&io->partial, &c, 1);
 	}
+}
+
+/* A 0xc2 that ended the line was just that. */
+static void line_end(struct test_io *io)
+{
+	if (io->c2 && !io->line_cut)
+		sb_add(&io->partial, "\xc2", 1);
+	io->c2 = false;
 }
 
 static void on_out(void *ctx, const char *data, size_t len)
@@ -213,6 +236,7 @@ static void on_out(void *ctx, const char *data, size_t len)
 			line_byte(io, (unsigned char)data[i]);
 			continue;
 		}
+		line_end(io);
 		result_line(io, io->partial.buf ? io->partial.buf : "");
 		io->partial.len = 0;
 		io->line_cut = false;
@@ -237,6 +261,9 @@ static void to_console_bytes(struct test_io *io, const char *data, size_t len)
 
 			if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
 				sb_printf(&sb, "\\x%02x", c);
+			else if (c == 0xc2 && i + 1 < len && (unsigned char)data[i + 1] >= 0x80 &&
+				 (unsigned char)data[i + 1] <= 0x9f)
+				sb_printf(&sb, "\\xc2\\x%02x", (unsigned char)data[++i]);
 			else
 				sb_add(&sb, &c, 1);
 		}
@@ -595,8 +622,10 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	char *reason = NULL, *diff = NULL, *lost, *lost_art;
 	enum verdict v;
 
+	guest_results_full(sl->g, RESULTS_MAX_BYTES, true);
 	guest_finish(sl->g, &o);
 	sl->g = NULL;
+	line_end(&sl->io);
 	if (sl->io.partial.len)
 		result_line(&sl->io, sl->io.partial.buf);
 	lost = close_logs(&sl->io);
@@ -791,7 +820,7 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 		free(pf);
 		for (int i = 0; i < nslots; i++)
 			if (s.slots[i].g)
-				guest_results_full(s.slots[i].g, RESULTS_MAX_BYTES);
+				guest_results_full(s.slots[i].g, RESULTS_MAX_BYTES, false);
 	}
 	/* On an error, no guest may outlive the loop. */
 	for (int i = 0; i < so->jobs; i++) {

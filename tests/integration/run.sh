@@ -322,12 +322,20 @@ check "set-user-ID, set-group-ID, sticky and others' write bits are cleared in t
 check "a folder deeper than 256 levels is moved up and walked, whatever the path length"
 ! grep -q "$ESC" "$work/out" && ! grep -q "$ESC" "$results/latest/ktap.txt" &&
 	! grep -q "$ESC" "$work/err" && grep -q '\\x1b\[2Jcleared' "$work/err" &&
-	grep -q '^    not ok 2 this failed\\x1b\[1A\\x1b\[2Kok 2 this passed' "$work/out" &&
+	grep -q '^    not ok 2 this failed\\x1b\[1A\\x1b\[2Kok 2 this passed\\x1b\]0;title\\x07\\xc2\\x9b2J$' "$work/out" &&
 	grep -q "^not ok 1 ihostile/t0001-plant.sh" "$work/out"
 check "a test's escape sequences reach neither the terminal (results, -v console) nor ktap.txt (shown as \\xHH)"
 [ "$(awk 'length($0) > 65600' "$results/latest/ihostile/t0001-plant/ktap.log" | wc -l)" -eq 0 ] &&
 	grep -q "\[umlrun: line cut at 65536 bytes\]" "$results/latest/ihostile/t0001-plant/ktap.log"
 check "a line of output is cut at 64 KiB"
+run "$umlrun" run $R ifull
+[ $rc -eq 3 ] &&
+	grep -q "^not ok [12] ifull/t0001-sparse.sh # ERROR the test wrote more than 2048 MiB to /results: stopped, its artifacts dropped" "$work/out" &&
+	grep -q "^not ok [12] ifull/t0002-deep.sh # ERROR the test made folders more than 256 levels deep in /results: stopped, its artifacts dropped" "$work/out" &&
+	grep -q "^    ok 1 made it" "$work/out" &&
+	[ -z "$(ls -A "$results/latest/ifull/t0001-sparse/artifacts")" ] &&
+	[ -z "$(ls -A "$results/latest/ifull/t0002-deep/artifacts")" ] && nothing_left
+check "/results past 2 GiB (a sparse file counts whole) or 256 levels: a crash, the artifacts dropped"
 case $conf in
 *mount-ns)
 	run "$umlrun" exec -- sh -c 'mkdir /tmp/u && mount -t hostfs none /tmp/u -o guest/uml && df -k /tmp/u'
