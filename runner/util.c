@@ -750,3 +750,25 @@ const char *first_mark(const char *text, size_t len, const char *const *marks, s
 	}
 	return best;
 }
+
+/* s fit for a one-line message: control and non-ASCII bytes as \n, \r, \t or \xNN. */
+char *str_printable(const char *s)
+{
+	struct strbuf sb = { 0 };
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n')
+			sb_adds(&sb, "\\n");
+		else if (*p == '\r')
+			sb_adds(&sb, "\\r");
+		else if (*p == '\t')
+			sb_adds(&sb, "\\t");
+		else if (*p == '\\')
+			sb_adds(&sb, "\\\\");
+		else if (*p < 0x20 || *p >= 0x7f)
+			sb_printf(&sb, "\\x%02x", *p);
+		else
+			sb_add(&sb, p, 1);
+	}
+	return sb.len ? sb_detach(&sb) : xstrdup("");
+}

@@ -113,6 +113,8 @@ void sb_release(struct strbuf *sb);
 size_t utf8_valid_len(const unsigned char *p);
 void sb_add_utf8(struct strbuf *sb, const unsigned char **p);
 char *sb_detach(struct strbuf *sb);
+/* s fit for a one-line message: control and non-ASCII bytes as \n, \r, \t or \xNN. */
+char *str_printable(const char *s);
 
 /* Files. All return 0 or -errno. */
 int read_file(const char *path, char **out, size_t *len);

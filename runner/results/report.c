@@ -236,6 +236,13 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 	return sb_write_atomic(path, &sb, e);
 }
 
+/*
+ * s as XML 1.0 character data, fit for an attribute value too: markup
+ * characters as entities; tab, LF and CR as character references, so that
+ * a parser's attribute-value and end-of-line normalization keep them; and
+ * every character XML 1.0 does not allow (the C0 controls but those
+ * three, U+FFFE, U+FFFF) as U+FFFD, as a byte that is not UTF-8 is.
+ */
 static void xml_str(struct strbuf *sb, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
@@ -252,10 +259,19 @@ static void xml_str(struct strbuf *sb, const char *s)
 		case '"':
 			sb_adds(sb, "&quot;");
 			break;
+		case '\t':
+		case '\n':
+		case '\r':
+			sb_printf(sb, "&#%d;", *p);
+			break;
 		default:
-			/* XML 1.0 forbids most control characters. */
-			if (*p >= 0x20 || *p == '\n' || *p == '\t')
+			/* U+FFFE and U+FFFF are EF BF BE and EF BF BF. */
+			if (*p < 0x20 || (p[0] == 0xef && p[1] == 0xbf && (p[2] & 0xfe) == 0xbe)) {
+				sb_adds(sb, "\xef\xbf\xbd");
+				p += *p < 0x20 ? 0 : 2;
+			} else {
 				sb_add_utf8(sb, &p);
+			}
 		}
 	}
 }

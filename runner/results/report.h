@@ -9,6 +9,10 @@
  *
  * results.json and junit.xml are written when the run ends, also when it
  * ends early (a signal or a crash): every test already run is in them.
+ * Both are valid UTF-8 whatever a guest printed (a byte that is not UTF-8
+ * becomes U+FFFD); junit.xml is valid XML 1.0 too: a character XML 1.0
+ * does not allow (a C0 control other than tab, LF, CR; U+FFFE; U+FFFF)
+ * becomes U+FFFD, and tab, LF, CR are written &#9; &#10; &#13;.
  */
 #ifndef UMLRUN_REPORT_H
 #define UMLRUN_REPORT_H

@@ -2,20 +2,20 @@
 /* plain.c - generated test files for a folder of plain executables. */
 #define _GNU_SOURCE
 #include "plain.h"
+#include "suite.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-/* Names in a suite and a file name: letters, digits, '.', '_', '-'. */
+/* A folder's last component as a suite name: other characters become '_'. */
 static char *sanitized(const char *s)
 {
 	char *r = xstrdup(s);
 
 	for (char *p = r; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
-			    *p))
+		if (!strchr(TEST_NAME_CHARS, *p))
 			*p = '_';
 	return r;
 }
@@ -63,7 +63,12 @@ static char **executables(const char *dir, size_t *n)
 	return v;
 }
 
-/* One test file: runs PROG, reports its exit status as one KTAP result. */
+/*
+ * One test file: runs PROG, reports its exit status as one KTAP result.
+ * NAME and PROG hold only TEST_NAME_CHARS (checked before), so they are safe
+ * in the comment, in the result lines and as a file name; PROG is quoted
+ * all the same.
+ */
 static int write_wrapper(const char *path, const char *name, const char *prog)
 {
 	struct strbuf sb = { 0 };
@@ -92,16 +97,50 @@ static int write_wrapper(const char *path, const char *name, const char *prog)
 	return r < 0 ? r : chmod(path, 0755) < 0 ? -errno : 0;
 }
 
+/*
+ * The executables of HOST (GIVEN on the command line), or NULL and exit 2
+ * when there is none or one's name would not be safe in a KTAP line or
+ * the wrapper (the message names it as given).
+ */
+static char **programs(const char *given, const char *host, size_t *n, struct uerr *e)
+{
+	char **progs = executables(host, n);
+
+	if (!*n) {
+		free(progs);
+		uerr_set(e, EXIT_USAGE, "--plain=%s: no executable file in %s (chmod +x the tests)",
+			 given, host);
+		return NULL;
+	}
+	for (size_t k = 0; k < *n; k++) {
+		if (!test_name_valid(progs[k])) {
+			size_t len = strlen(given);
+			_cleanup_free_ char *path = xasprintf(
+			    "%s%s%s", given, len && given[len - 1] == '/' ? "" : "/", progs[k]);
+			_cleanup_free_ char *shown = str_printable(path);
+
+			uerr_set(e, EXIT_USAGE, "'%s': a --plain program's name %s; rename it",
+				 shown, TEST_NAME_RULE);
+			strv_free(progs);
+			return NULL;
+		}
+	}
+	return progs;
+}
+
 int plain_make(char *const *given, size_t n, char **suites, struct plain_dir **dirs, struct uerr *e)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	char *tmpl = xasprintf("%s/umlrun.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	struct plain_dir *v = xcalloc(n, sizeof(*v));
+	char ***progs = xcalloc(n, sizeof(*progs));
 
 	*suites = NULL;
 	*dirs = NULL;
+	/* Every check before anything is written. */
 	for (size_t i = 0; i < n; i++) {
 		char *base;
+		size_t np;
 
 		v[i].host = realpath(given[i], NULL);
 		if (!v[i].host || !is_dir(v[i].host)) {
@@ -119,6 +158,9 @@ int plain_make(char *const *given, size_t n, char **suites, struct plain_dir **d
 				goto fail;
 			}
 		}
+		progs[i] = programs(given[i], v[i].host, &np, e);
+		if (!progs[i])
+			goto fail;
 	}
 	if (!mkdtemp(tmpl)) {
 		uerr_sys(e, EXIT_INFRA, "cannot create a folder for the --plain suites");
@@ -138,39 +180,32 @@ int plain_make(char *const *given, size_t n, char **suites, struct plain_dir **d
 	}
 	for (size_t i = 0; i < n; i++) {
 		_cleanup_free_ char *suite = xasprintf("%s/%s", *suites, v[i].name);
-		size_t np;
-		char **progs = executables(v[i].host, &np);
 
-		if (!np) {
-			free(progs);
-			uerr_set(e, EXIT_USAGE,
-				 "--plain=%s: no executable file in %s (chmod +x the tests)",
-				 given[i], v[i].host);
-			goto fail;
-		}
 		if (mkdir(suite, 0755) < 0) {
-			strv_free(progs);
 			uerr_sys(e, EXIT_INFRA, "cannot create %s", suite);
 			goto fail;
 		}
-		for (size_t k = 0; k < np; k++) {
-			_cleanup_free_ char *clean = sanitized(progs[k]);
+		for (size_t k = 0; progs[i][k]; k++) {
 			_cleanup_free_ char *file =
-			    xasprintf("%s/t%04zu-%s.sh", suite, k + 1, clean);
-			int r = write_wrapper(file, v[i].name, progs[k]);
+			    xasprintf("%s/t%04zu-%s.sh", suite, k + 1, progs[i][k]);
+			int r = write_wrapper(file, v[i].name, progs[i][k]);
 
 			if (r < 0) {
 				errno = -r;
 				uerr_sys(e, EXIT_INFRA, "cannot write %s", file);
-				strv_free(progs);
 				goto fail;
 			}
 		}
-		strv_free(progs);
 	}
+	for (size_t i = 0; i < n; i++)
+		strv_free(progs[i]);
+	free(progs);
 	*dirs = v;
 	return 0;
 fail:
+	for (size_t i = 0; i < n; i++)
+		strv_free(progs[i]);
+	free(progs);
 	free(tmpl);
 	plain_free(*suites, v, n);
 	*suites = NULL;

@@ -27,8 +27,10 @@ struct plain_dir {
 /*
  * Makes *suites (a new folder under TMPDIR, named like a stage so that a
  * SIGKILLed umlrun's leftover is swept) and fills dirs[0..n) from the
- * folders given. A folder that is missing or holds no executable, or two
- * folders with one name, exit 2.
+ * folders given. A folder that is missing or holds no executable, two
+ * folders with one name, or an executable whose name holds anything but
+ * ASCII letters, digits and '.', '_', '+', '-' (it reaches every KTAP
+ * result line and the generated script), exit 2 before anything is written.
  */
 int plain_make(char *const *given, size_t n, char **suites, struct plain_dir **dirs,
 	       struct uerr *e);

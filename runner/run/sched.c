@@ -448,27 +448,23 @@ static char *collect_artifacts(const struct sched_opts *so, const struct slot *s
  * refuses links, FIFOs and devices in the first place; this is the second
  * line, and the only one where Landlock is missing.
  *
- * The walk goes by file descriptors, so no path length limits it; a
- * folder deeper than SANITIZE_DEPTH is moved up to the top as
- * .umlrun-deep-N and walked from there, so the descriptors held stay few.
+ * The walk goes by file descriptors, so no path length limits it (a guest
+ * can nest folders past PATH_MAX by renaming them into one another). It
+ * holds one per level: guest_results_full dropped any /results deeper
+ * than 256 levels before, and SANITIZE_DEPTH stops it regardless.
  */
-#define SANITIZE_DEPTH 256
+#define SANITIZE_DEPTH 300
 
-struct sanitize {
-	int top;	/* the artifacts folder */
-	size_t removed; /* links, FIFOs, devices, sockets */
-	size_t *deep;	/* the N of each folder moved up */
-	size_t ndeep, next;
-};
-
-static void sanitize_at(struct sanitize *z, int dfd, int depth)
+/* Returns how many links, FIFOs, devices and sockets went (closes dfd). */
+static size_t sanitize_at(int dfd, int depth)
 {
 	DIR *d = fdopendir(dfd);
 	struct dirent *de;
+	size_t removed = 0;
 
 	if (!d) {
 		close(dfd);
-		return;
+		return 0;
 	}
 	while ((de = readdir(d))) {
 		const char *name = de->d_name;
@@ -484,58 +480,24 @@ static void sanitize_at(struct sanitize *z, int dfd, int depth)
 			continue;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			if (unlinkat(dfd, name, 0) == 0)
-				z->removed++;
+			removed += unlinkat(dfd, name, 0) == 0;
 			continue;
 		}
 		/* Owner rwx: whoever runs umlrun can walk, read and delete it. */
 		fchmodat(dfd, name, (st.st_mode & 0755) | 0700, 0);
-		if (depth >= SANITIZE_DEPTH) {
-			for (;;) {
-				_cleanup_free_ char *up = xasprintf(".umlrun-deep-%zu", z->next++);
-
-				if (renameat2(dfd, name, z->top, up, RENAME_NOREPLACE) == 0) {
-					z->deep =
-					    xrealloc(z->deep, (z->ndeep + 1) * sizeof(*z->deep));
-					z->deep[z->ndeep++] = z->next - 1;
-				} else if (errno == EEXIST) {
-					continue;
-				}
-				break;
-			}
-			continue;
-		}
-		cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (cfd >= 0)
-			sanitize_at(z, cfd, depth + 1);
+		if (depth < SANITIZE_DEPTH &&
+		    (cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
+			removed += sanitize_at(cfd, depth + 1);
 	}
 	closedir(d);
+	return removed;
 }
 
-/* Returns how many links, FIFOs and devices went; *moved, folders moved up. */
-static size_t sanitize_artifacts(const char *dir, size_t *moved)
+static size_t sanitize_artifacts(const char *dir)
 {
-	struct sanitize z = { .top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) };
-	int fd;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
-	*moved = 0;
-	if (z.top < 0)
-		return 0;
-	fd = dup(z.top);
-	if (fd >= 0)
-		sanitize_at(&z, fd, 1);
-	/* Each folder moved up is walked in turn (it may move more). */
-	for (size_t i = 0; i < z.ndeep; i++) {
-		_cleanup_free_ char *up = xasprintf(".umlrun-deep-%zu", z.deep[i]);
-
-		fd = openat(z.top, up, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0)
-			sanitize_at(&z, fd, 2);
-	}
-	close(z.top);
-	free(z.deep);
-	*moved = z.ndeep;
-	return z.removed;
+	return fd < 0 ? 0 : sanitize_at(fd, 1);
 }
 
 /* Closes the test's logs; returns what could not be written, or NULL. */
@@ -632,19 +594,13 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	lost_art = collect_artifacts(so, sl);
 	if (!lost_art) {
 		_cleanup_free_ char *art = xasprintf("%s/artifacts", sl->abs);
-		size_t moved;
-		size_t n = sanitize_artifacts(art, &moved);
+		size_t n = sanitize_artifacts(art);
 
 		if (n)
 			emit(&sl->io,
 			     "    # removed %zu symbolic link%s, FIFO%s or device%s the test left "
 			     "in /results\n",
 			     n, n > 1 ? "s" : "", n > 1 ? "s" : "", n > 1 ? "s" : "");
-		if (moved)
-			emit(&sl->io,
-			     "    # moved %zu folder%s deeper than %d levels up to "
-			     "artifacts/.umlrun-deep-N\n",
-			     moved, moved > 1 ? "s" : "", SANITIZE_DEPTH);
 	}
 	if (!lost)
 		lost = steal_ptr(&lost_art);

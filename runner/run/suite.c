@@ -73,41 +73,9 @@ int guest_mem_check(const char *what, const char *size, struct uerr *e)
 	return 0;
 }
 
-/*
- * The characters of a suite folder's and a test file's name. The name
- * reaches the guest's kernel command line (umlrun.test=SUITE/FILE, where a
- * blank splits it into two parameters) and every KTAP result line (where a
- * newline forges a line of its own and '#' starts a directive such as
- * SKIP), so a name may hold nothing that means something there.
- */
-#define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
-#define NAME_RULE  "may hold only ASCII letters, digits and '.', '_', '+', '-'"
-
-static bool name_valid(const char *s)
+bool test_name_valid(const char *s)
 {
-	return *s && !s[strspn(s, NAME_CHARS)];
-}
-
-/* s fit for a one-line message: control and non-ASCII bytes as \n, \r, \t or \xNN. */
-static char *printable(const char *s)
-{
-	struct strbuf sb = { 0 };
-
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '\n')
-			sb_adds(&sb, "\\n");
-		else if (*p == '\r')
-			sb_adds(&sb, "\\r");
-		else if (*p == '\t')
-			sb_adds(&sb, "\\t");
-		else if (*p == '\\')
-			sb_adds(&sb, "\\\\");
-		else if (*p < 0x20 || *p >= 0x7f)
-			sb_printf(&sb, "\\x%02x", *p);
-		else
-			sb_add(&sb, p, 1);
-	}
-	return sb.len ? sb_detach(&sb) : xstrdup("");
+	return *s && !s[strspn(s, TEST_NAME_CHARS)];
 }
 
 static bool is_blank(char c)
@@ -180,7 +148,7 @@ static int settings_line(char *line, const char *at, struct test *d, struct uerr
 				at);
 	if (!line[strspn(line, " \t")] || line[0] == '#')
 		return 0;
-	shown = printable(line);
+	shown = str_printable(line);
 	for (const char *p = line; *p; p++)
 		if ((unsigned char)*p < 0x20 && *p != '\t')
 			return uerr_set(e, EXIT_USAGE, "%s: %s: a control character is not allowed",
@@ -273,23 +241,23 @@ static int load_suite(const char *dir, const char *suite, const char *only, stru
 	n = scandir(sdir, &names, NULL, alphasort);
 	if (n < 0)
 		return uerr_set(e, EXIT_USAGE, "unknown suite '%s'; see 'umlrun list'", suite);
-	if (!name_valid(suite)) {
-		_cleanup_free_ char *shown = printable(sdir);
+	if (!test_name_valid(suite)) {
+		_cleanup_free_ char *shown = str_printable(sdir);
 
 		r = uerr_set(e, EXIT_USAGE, "'%s': a suite folder's name %s; rename it", shown,
-			     NAME_RULE);
+			     TEST_NAME_RULE);
 	} else if (read_file(spath, &text, NULL) == 0) {
 		r = settings_parse(text, spath, &d, e);
 	}
 	for (int i = 0; i < n; i++) {
 		const char *f = names[i]->d_name;
 
-		if (r == 0 && is_test_file(f) && !name_valid(f)) {
+		if (r == 0 && is_test_file(f) && !test_name_valid(f)) {
 			_cleanup_free_ char *path = xasprintf("%s/%s", sdir, f);
-			_cleanup_free_ char *shown = printable(path);
+			_cleanup_free_ char *shown = str_printable(path);
 
 			r = uerr_set(e, EXIT_USAGE, "'%s': a test file's name %s; rename it", shown,
-				     NAME_RULE);
+				     TEST_NAME_RULE);
 		}
 		if (r == 0 && is_test_file(f) && (!only || !strcmp(only, f))) {
 			struct test t = d;

@@ -51,6 +51,17 @@ int settings_parse(const char *text, const char *file, struct test *defaults, st
  */
 bool mem_size_valid(const char *s);
 /*
+ * The characters a suite folder's, a test file's or a --plain program's
+ * name may hold. The name reaches the guest's kernel command line
+ * (umlrun.test=SUITE/FILE, where a blank splits it into two parameters)
+ * and every KTAP result line (where a newline forges a line of its own and
+ * '#' starts a directive such as SKIP), so it may hold nothing that means
+ * something there.
+ */
+#define TEST_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
+#define TEST_NAME_RULE	"may hold only ASCII letters, digits and '.', '_', '+', '-'"
+bool test_name_valid(const char *s);
+/*
  * Guest memory, from --mem or a suite's mem=: at least GUEST_MEM_MIN_MB
  * (17M is the least that booted a 7.2 guest running `true`, 16M panics;
  * twice that leaves room for a test), at most the host's RAM (the guest's

@@ -316,10 +316,10 @@ art=$results/latest/ihostile/t0001-plant/artifacts
 [ $rc -eq 1 ] && grep -q "^    ok 1 planted" "$work/out" && [ -f "$art/suid" ] &&
 	[ -z "$(find "$art" -perm /7022)" ] && no_specials
 check "set-user-ID, set-group-ID, sticky and others' write bits are cleared in the artifacts"
-[ "$(find "$art" -name f -path '*/d/*' | wc -l)" -eq 1 ] &&
-	grep -q "# moved 1 folder deeper than 256 levels up to artifacts/.umlrun-deep-N" "$work/out" &&
-	[ -d "$art/.umlrun-deep-0" ]
-check "a folder deeper than 256 levels is moved up and walked, whatever the path length"
+# GNU find walks by descriptors too: the bottom's path is past PATH_MAX.
+[ "$(find "$art/cur" -name f | awk 'length($0) > 4096' | wc -l)" -eq 1 ] &&
+	[ -z "$(find "$art/cur" -type l)" ]
+check "the artifacts are walked at any path length: nothing 200 levels down, past PATH_MAX, is a link"
 ! grep -q "$ESC" "$work/out" && ! grep -q "$ESC" "$results/latest/ktap.txt" &&
 	! grep -q "$ESC" "$work/err" && grep -q '\\x1b\[2Jcleared' "$work/err" &&
 	grep -q '^    not ok 2 this failed\\x1b\[1A\\x1b\[2Kok 2 this passed\\x1b\]0;title\\x07\\xc2\\x9b2J$' "$work/out" &&
@@ -426,6 +426,26 @@ check "--plain runs a folder's executables as a suite: exit 0 passes, 4 skips, e
 run "$umlrun" run --results="$results" --plain="$work/mproj"
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "no executable file" "$work/err" && nothing_left
 check "--plain of a folder with no executable exits 2 with one line"
+
+# A program's name is its KTAP title and goes into the generated test
+# file: one a test file could not be named is refused, one line naming
+# it, exit 2, before anything is written (docs/guest.md, --plain).
+mkdir -p "$work/plainbad"
+printf '#!/bin/sh\nexit 1\n' >"$work/plainbad/broken # SKIP"
+chmod 755 "$work/plainbad/broken # SKIP"
+run "$umlrun" run -j1 --results="$work/plainbad-results" --plain="$work/plainbad"
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ] &&
+	[ ! -e "$work/plainbad-results" ] &&
+	grep -q "^umlrun: '$work/plainbad/broken # SKIP': a --plain program's name may hold only ASCII letters, digits and '.', '_', '+', '-'; rename it" "$work/err" &&
+	nothing_left
+check "--plain: a program named 'broken # SKIP' exits 2, one line naming it, no results folder"
+mv "$work/plainbad/broken # SKIP" "$work/plainbad/n
+not ok 7 forged\$(touch pwned)"
+run "$umlrun" list --plain="$work/plainbad"
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ] &&
+	grep -q "plainbad/n\\\\nnot ok 7 forged\$(touch pwned)': a --plain program's name" "$work/err" &&
+	[ ! -e pwned ] && [ ! -e "$work/plainbad/pwned" ] && nothing_left
+check "--plain: a program name with a newline or \$(...) is refused on one line, the newline escaped"
 
 # ---- --seeds: which guest random seeds fail, and the replay ----
 run "$umlrun" run $R -q --seeds=1-8 -j2 iseed

@@ -148,13 +148,39 @@ static int json_get_int(struct json_object *o, const char *key)
 	return json_object_get_int(v);
 }
 
+/*
+ * The first character of s that XML 1.0 does not allow, or NULL: Char ::=
+ * #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].
+ */
+static const char *xml10_invalid(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_valid_len(p);
+		unsigned cp = *p;
+
+		if (n == 0)
+			return (const char *)p;
+		if (n > 1) {
+			cp = *p & (0xff >> (n + 1));
+			for (size_t i = 1; i < n; i++)
+				cp = cp << 6 | (p[i] & 0x3f);
+		}
+		if (!(cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp <= 0xd7ff) ||
+		      (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff)))
+			return (const char *)p;
+		p += n;
+	}
+	return NULL;
+}
+
 static void test_reports(void)
 {
 	char tmpl[] = "/tmp/umlrun-report.XXXXXX";
 	static const char weird_id[] = "we\"ird/t0001-a\\b\nc\td\x01.sh";
-	static const char *const ktap1[] = { "1..3", "ok 1 first <&\"> case",
-					     "not ok 2 second \"quoted\"\x02",
-					     "ok 3 third # SKIP no <radio>", NULL };
+	static const char *const ktap1[] = {
+		"1..3", "ok 1 first <&\"> case", "not ok 2 second \"quoted\"\x02",
+		"ok 3 third \xef\xbf\xbf\xef\xbf\xbe\x1b[1m\r\tx # SKIP no <radio>", NULL
+	};
 	struct test t1 = { .id = (char *)weird_id };
 	struct test t2 = { .id = "timers/t0002-sleep.sh" };
 	struct run_info ri = { .mode = "inf-cpu",
@@ -259,11 +285,28 @@ static void test_reports(void)
 	}
 	json_object_put(root);
 
-	/* XML: markup characters escaped, control characters dropped. */
+	/*
+	 * XML: markup characters escaped; tab, LF, CR as references (kept in
+	 * an attribute); what XML 1.0 does not allow as U+FFFD.
+	 */
 	has_str(xml, "<?xml version=\"1.0\"", "XML: declaration");
 	has_str(xml, "name=\"first &lt;&amp;&quot;&gt; case\"", "XML: <&\"> escaped in a name");
-	has_str(xml, "name=\"second &quot;quoted&quot;\"", "XML: control character dropped");
+	has_str(xml, "name=\"second &quot;quoted&quot;\xef\xbf\xbd\"",
+		"XML: a control character as U+FFFD");
 	lacks_str(xml, "\x01", "XML: no \\x01");
+	has_str(xml, "name=\"third \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd[1m&#13;&#9;x\"",
+		"XML: U+FFFF, U+FFFE and ESC as U+FFFD, CR and tab as references");
+	lacks_str(xml, "\xef\xbf\xbf", "XML: no U+FFFF");
+	lacks_str(xml, "\xef\xbf\xbe", "XML: no U+FFFE");
+	has_str(xml, "classname=\"we&quot;ird/t0001-a\\b&#10;c&#9;d\xef\xbf\xbd.sh\"",
+		"XML: LF and tab in an attribute as &#10; and &#9;");
+	{
+		const char *bad = xml10_invalid(xml);
+
+		ok(!bad, "XML: every character is one XML 1.0 allows");
+		if (bad)
+			diag("  at offset %td: %.20s", bad - xml, bad);
+	}
 	lacks_str(xml, "<radio>", "XML: no raw markup from a directive");
 	has_str(xml, "<skipped message=\"no &lt;radio&gt;\"/>", "XML: skipped case with reason");
 	has_str(xml, "<failure message=\"failed\">", "XML: failed case");
@@ -295,7 +338,7 @@ static void test_reports(void)
 
 int main(void)
 {
-	plan(79);
+	plan(84);
 	test_verdicts();
 	test_exit_code();
 	test_reports();

@@ -1,7 +1,8 @@
 #!/bin/sh
 # A hostile test's leftovers and output (docs/results.md): a set-user-ID
-# program, a folder and a file anyone may write, folders 300 deep with a
-# symbolic link at the bottom (made only where Landlock is missing), a
+# program, a folder and a file anyone may write, folders 200 deep, past the
+# host's PATH_MAX, with a symbolic link at the bottom (made only where
+# Landlock is missing), a
 # line of 100,000 bytes, and terminal escape sequences meant to redraw the
 # user's screen. The host side (tests/integration/run.sh) checks what
 # reached the results folder and the terminal. Raw KTAP, no harness.
@@ -11,9 +12,12 @@ cp /bin/busybox /results/suid && chmod 4755 /results/suid &&
 	mkdir /results/open && chmod 1777 /results/open &&
 	echo x >/results/open/f && chmod 2666 /results/open/f &&
 	(
-		cd /results && i=0 &&
-			while [ $i -lt 300 ]; do mkdir d && cd d && i=$((i + 1)); done &&
-			echo bottom >f && { ln -s /etc/passwd link 2>/dev/null || :; }
+		# 200 levels of 40-character names, nested by renames: the host
+		# path is past PATH_MAX, though no guest path is long.
+		n=dddddddddddddddddddddddddddddddddddddddd &&
+			cd /results && mkdir cur && echo bottom >cur/f &&
+			{ ln -s /etc/passwd cur/link 2>/dev/null || :; } && i=0 &&
+			while [ $i -lt 200 ]; do mkdir t && mv cur t/$n && mv t cur && i=$((i + 1)); done
 	) && echo "ok 1 planted" || echo "not ok 1 planted"
 # One line of 100,000 bytes, then the escapes.
 printf '%0100000d\n' 0
