@@ -300,9 +300,14 @@ static void judge_suite(struct record *r, const struct kunit_suite *s)
 	r->verdict = verdict_of(o, &r->ktap, &r->reason);
 	/* The suite's own word: a skipped suite says why; a "not ok" one fails. */
 	if (s->reason && !strncasecmp(s->reason, "SKIP", 4) && s->ok) {
+		size_t len = strlen(s->reason);
+
 		free(r->reason);
 		r->verdict = V_SKIP;
-		r->reason = xstrdup(s->reason);
+		/* "ok 10 kunit_fault # SKIP " gives no reason: no blank after SKIP either. */
+		while (len && (s->reason[len - 1] == ' ' || s->reason[len - 1] == '\t'))
+			len--;
+		r->reason = xstrndup(s->reason, len);
 	} else if (!s->ok && r->verdict == V_PASS) {
 		r->verdict = V_FAIL;
 	}
