@@ -5,12 +5,16 @@
  * The page is built in one strbuf and written with write_file_atomic, so
  * a reader never sees half a page. Only the write can fail: a log that
  * cannot be read or an artifacts folder that cannot be scanned is shown
- * as such on the page.
+ * as such on the page. Files are read and linked only when they are
+ * regular files reached through no symbolic link below the run folder
+ * (open_parent): a test's folder came from a guest, or for a merge from
+ * another machine.
  */
 #define _GNU_SOURCE
 #include "html.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -282,13 +286,81 @@ static void link_to(struct strbuf *sb, const char *rel, const char *label)
 	sb_adds(sb, "</a>\n");
 }
 
-/* A link to DIR/NAME when it exists: an interrupted test may lack some. */
+/*
+ * The folder holding rel's last component, opened below run_dir without
+ * following a symbolic link on the way (run_dir itself is the caller's):
+ * a descriptor and *leaf pointing into rel, or -1. A test's folder came
+ * from a guest, or from a shard's machine for a merge: a link in it must
+ * not bring another file onto the page.
+ */
+static int open_parent(const char *run_dir, const char *rel, const char **leaf)
+{
+	int dfd = open(run_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	const char *p = rel, *slash;
+
+	while (dfd >= 0 && (slash = strchr(p, '/'))) {
+		_cleanup_free_ char *name = xstrndup(p, (size_t)(slash - p));
+		int next = -1;
+
+		/* Never up: results_read.c refuses a "dir" with a .. step, too. */
+		if (!*name || !strcmp(name, "."))
+			next = dup(dfd);
+		else if (strcmp(name, ".."))
+			next = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(dfd);
+		dfd = next;
+		p = slash + 1;
+	}
+	*leaf = p;
+	return dfd;
+}
+
+/* Whether rel is a regular file below run_dir, reached through no link. */
+static bool regular_file(const char *run_dir, const char *rel)
+{
+	const char *leaf;
+	_cleanup_close_ int dfd = open_parent(run_dir, rel, &leaf);
+	struct stat st;
+
+	return dfd >= 0 && fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The text of the regular file rel below run_dir, reached through no link. */
+static int read_regular(const char *run_dir, const char *rel, char **out, size_t *len)
+{
+	const char *leaf;
+	_cleanup_close_ int dfd = open_parent(run_dir, rel, &leaf);
+	_cleanup_close_ int fd = -1;
+	struct strbuf sb = { 0 };
+	struct stat st;
+	char buf[65536];
+	ssize_t n;
+
+	if (dfd < 0)
+		return -1;
+	fd = openat(dfd, leaf, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			sb_release(&sb);
+			return -1;
+		}
+		sb_add(&sb, buf, (size_t)n);
+	}
+	*len = sb.len;
+	*out = sb_detach(&sb);
+	return 0;
+}
+
+/* A link to DIR/NAME when it is a file: an interrupted test may lack some. */
 static void link_file(struct strbuf *sb, const char *run_dir, const char *dir, const char *name)
 {
 	_cleanup_free_ char *rel = xasprintf("%s/%s", dir, name);
-	_cleanup_free_ char *full = xasprintf("%s/%s", run_dir, rel);
 
-	if (path_exists(full))
+	if (regular_file(run_dir, rel))
 		link_to(sb, rel, name);
 }
 
@@ -301,26 +373,29 @@ static bool is_artifact(const char *name)
 }
 
 /*
- * Links to every *.pcap and *.log under run_dir/rel, sorted, labelled by
- * their path below artifacts/ (label_at). The guest wrote these folders:
- * symlinks are not followed and the depth is bounded.
+ * Links to every *.pcap and *.log in the folder dfd (rel below the run
+ * folder; closes dfd), sorted, labelled by their path below artifacts/
+ * (label_at). The guest wrote these folders: symlinks are not followed and
+ * the depth is bounded.
  */
-static void link_artifacts(struct strbuf *sb, const char *run_dir, const char *rel, size_t label_at,
-			   int depth)
+static void link_artifacts(struct strbuf *sb, int dfd, const char *rel, size_t label_at, int depth)
 {
-	_cleanup_free_ char *full = xasprintf("%s/%s", run_dir, rel);
 	struct dirent **ents;
-	int n = scandir(full, &ents, NULL, alphasort);
+	int n = dfd >= 0 ? scandirat(dfd, ".", &ents, NULL, alphasort) : -1;
 
 	for (int i = 0; i < n; i++) {
 		const char *name = ents[i]->d_name;
 		_cleanup_free_ char *sub = xasprintf("%s/%s", rel, name);
-		_cleanup_free_ char *subfull = xasprintf("%s/%s", full, name);
 		struct stat st;
 
-		if (strcmp(name, ".") && strcmp(name, "..") && lstat(subfull, &st) == 0) {
+		if (strcmp(name, ".") && strcmp(name, "..") &&
+		    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			if (S_ISDIR(st.st_mode) && depth < ARTIFACT_DEPTH)
-				link_artifacts(sb, run_dir, sub, label_at, depth + 1);
+				link_artifacts(
+				    sb,
+				    openat(dfd, name,
+					   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC),
+				    sub, label_at, depth + 1);
 			else if (S_ISREG(st.st_mode) && is_artifact(name))
 				link_to(sb, sub, sub + label_at);
 		}
@@ -328,6 +403,17 @@ static void link_artifacts(struct strbuf *sb, const char *run_dir, const char *r
 	}
 	if (n >= 0)
 		free(ents);
+	if (dfd >= 0)
+		close(dfd);
+}
+
+/* The folder art below run_dir (a test's artifacts/), opened through no link, or -1. */
+static int open_artifacts(const char *run_dir, const char *art)
+{
+	const char *leaf;
+	_cleanup_close_ int dfd = open_parent(run_dir, art, &leaf);
+
+	return dfd < 0 ? -1 : openat(dfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
 static void html_links(struct strbuf *sb, const char *run_dir, const struct record *t, size_t i)
@@ -339,7 +425,7 @@ static void html_links(struct strbuf *sb, const char *run_dir, const struct reco
 	link_file(sb, run_dir, t->dir, "cmdline.txt");
 	/* --trace-event: the kernel's trace buffer (docs/debugging.md). */
 	link_file(sb, run_dir, art, "trace.txt");
-	link_artifacts(sb, run_dir, art, strlen(art) + 1, 0);
+	link_artifacts(sb, open_artifacts(run_dir, art), art, strlen(art) + 1, 0);
 	if (t->verdict != V_PASS)
 		sb_printf(sb, "<a href=\"#log-%zu\">excerpt</a>\n", i + 1);
 }
@@ -632,7 +718,6 @@ static void excerpt_panic(struct strbuf *sb, const char *text, size_t start)
 static void html_excerpt(struct strbuf *sb, const char *run_dir, const struct record *t, size_t i)
 {
 	_cleanup_free_ char *rel = xasprintf("%s/console.log", t->dir);
-	_cleanup_free_ char *full = xasprintf("%s/%s", run_dir, rel);
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0, start;
 
@@ -647,7 +732,7 @@ static void html_excerpt(struct strbuf *sb, const char *run_dir, const struct re
 		esc(sb, t->reason);
 		sb_adds(sb, "</p>\n");
 	}
-	if (read_file(full, &text, &len) < 0) {
+	if (read_regular(run_dir, rel, &text, &len) < 0) {
 		sb_adds(sb, "<p>console.log could not be read.</p>\n</section>\n");
 		return;
 	}

@@ -19,7 +19,10 @@
  * Links are relative to the run folder, where the page lives; the
  * artifacts folders are scanned when the page is written. Everything a
  * test provides (ids, titles, reasons, console text, file names) is
- * HTML-escaped, and hrefs are percent-encoded as well.
+ * HTML-escaped, and hrefs are percent-encoded as well. A file is read or
+ * linked only when it is a regular file reached through no symbolic link
+ * below the run folder: a test's folder came from a guest, or for a
+ * merge from another machine.
  */
 #ifndef UMLRUN_HTML_H
 #define UMLRUN_HTML_H

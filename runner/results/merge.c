@@ -147,18 +147,43 @@ static int collect(const struct shards *s, struct entry **out, size_t *nout, str
 
 /* ---- the test folders ---- */
 
-static int copy_file(const char *src, const char *dst, mode_t mode, struct uerr *e)
+/*
+ * A shard's folder may come from a machine nobody here trusts, and so may
+ * what is below it. Below the folder given (which may itself be a link,
+ * such as results/latest), everything is opened by descriptor and never
+ * through a symbolic link: a link anywhere refuses the shard, since no run
+ * writes one (sched.c removes those a guest made). The merged folder is
+ * written below a descriptor of the temporary folder in the same way, so
+ * nothing lands outside it.
+ */
+
+/* openat without following a link; -1 with e set, naming path. */
+static int open_at(int dfd, const char *name, int flags, const char *path, struct uerr *e)
 {
-	_cleanup_close_ int in = open(src, O_RDONLY | O_CLOEXEC);
-	_cleanup_close_ int out = -1;
+	int fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0 && errno == ELOOP)
+		return uerr_set(e, EXIT_USAGE,
+				"%s is a symbolic link: merge neither follows nor copies one",
+				path);
+	if (fd < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot read %s", path);
+	return fd;
+}
+
+static int copy_file(int in, const char *src, int ddir, const char *name, mode_t mode,
+		     struct uerr *e)
+{
+	/* No set-user-ID copy of someone else's file: the permission bits only. */
+	_cleanup_close_ int out =
+	    openat(ddir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777);
 	char buf[65536];
 	ssize_t r;
 
-	if (in < 0)
-		return uerr_sys(e, EXIT_INFRA, "cannot read %s", src);
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode & 07777);
+	if (out < 0 && errno == EEXIST)
+		return uerr_set(e, EXIT_USAGE, "%s: another shard has this file too", src);
 	if (out < 0)
-		return uerr_sys(e, EXIT_INFRA, "cannot create %s", dst);
+		return uerr_sys(e, EXIT_INFRA, "cannot create the copy of %s", src);
 	while ((r = read(in, buf, sizeof(buf))) != 0) {
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -169,108 +194,153 @@ static int copy_file(const char *src, const char *dst, mode_t mode, struct uerr 
 			if (w < 0 && errno == EINTR)
 				w = 0;
 			else if (w < 0)
-				return uerr_sys(e, EXIT_INFRA, "cannot write %s", dst);
+				return uerr_sys(e, EXIT_INFRA, "cannot write the copy of %s", src);
 		}
 	}
 	if (close(steal_fd(&out)) < 0)
-		return uerr_sys(e, EXIT_INFRA, "cannot write %s", dst);
+		return uerr_sys(e, EXIT_INFRA, "cannot write the copy of %s", src);
 	return 0;
 }
 
-/* A hard link costs nothing; across filesystems, a copy. */
-static int link_or_copy(const char *src, const char *dst, const struct stat *st, struct uerr *e)
+/*
+ * A hard link costs nothing; across filesystems, a copy. The file is
+ * opened first and the link checked to be that file: a name swapped for a
+ * link after it was looked at is not linked in its place.
+ */
+static int link_or_copy(int sdir, int ddir, const char *name, const char *src, struct uerr *e)
 {
-	if (link(src, dst) == 0)
-		return 0;
+	_cleanup_close_ int in = open_at(sdir, name, O_RDONLY | O_NONBLOCK, src, e);
+	struct stat st, got;
+
+	if (in < 0)
+		return -1;
+	if (fstat(in, &st) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot read %s", src);
+	if (!S_ISREG(st.st_mode))
+		return uerr_set(e, EXIT_USAGE, "%s changed while it was merged", src);
+	if (linkat(sdir, name, ddir, name, 0) == 0) {
+		if (fstatat(ddir, name, &got, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    got.st_dev == st.st_dev && got.st_ino == st.st_ino)
+			return 0;
+		unlinkat(ddir, name, 0);
+		return uerr_set(e, EXIT_USAGE, "%s changed while it was merged", src);
+	}
 	if (errno == EEXIST)
 		return uerr_set(e, EXIT_USAGE, "%s: another shard has this file too", src);
 	if (errno != EXDEV && errno != EPERM && errno != EMLINK && errno != ENOTSUP)
-		return uerr_sys(e, EXIT_INFRA, "cannot link %s to %s", src, dst);
-	return copy_file(src, dst, st->st_mode, e);
+		return uerr_sys(e, EXIT_INFRA, "cannot link %s", src);
+	return copy_file(in, src, ddir, name, st.st_mode, e);
 }
 
-static int copy_link(const char *src, const char *dst, struct uerr *e)
+static int copy_tree(int sdir, int ddir, const char *src, struct uerr *e);
+
+/* The folder name in sdir into ddir: folders merge, two shards may both have SUITE/. */
+static int copy_dir(int sdir, int ddir, const char *name, const char *src, struct uerr *e)
 {
-	char target[4096];
-	ssize_t len = readlink(src, target, sizeof(target) - 1);
+	_cleanup_close_ int from = open_at(sdir, name, O_RDONLY | O_DIRECTORY, src, e);
+	_cleanup_close_ int to = -1;
 
-	if (len < 0)
-		return uerr_sys(e, EXIT_INFRA, "cannot read the link %s", src);
-	target[len] = '\0';
-	if (symlink(target, dst) == 0)
-		return 0;
-	if (errno == EEXIST)
+	if (from < 0)
+		return -1;
+	if (mkdirat(ddir, name, 0755) < 0 && errno != EEXIST)
+		return uerr_sys(e, EXIT_INFRA, "cannot create the folder for %s", src);
+	/* What is there, merge made: a folder, or a file (never a link). */
+	to = openat(ddir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (to < 0 && (errno == ENOTDIR || errno == ELOOP))
 		return uerr_set(e, EXIT_USAGE, "%s: another shard has this file too", src);
-	return uerr_sys(e, EXIT_INFRA, "cannot create the link %s", dst);
+	if (to < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot open the folder for %s", src);
+	return copy_tree(from, to, src, e);
 }
-
-static int copy_tree(const char *src, const char *dst, struct uerr *e);
 
 /* One entry of a folder; sockets and fifos are not logs and are left out. */
-static int copy_entry(const char *src, const char *dst, struct uerr *e)
+static int copy_entry(int sdir, int ddir, const char *name, const char *src, struct uerr *e)
 {
 	struct stat st;
 
-	if (lstat(src, &st) < 0)
+	if (fstatat(sdir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot read %s", src);
-	if (S_ISDIR(st.st_mode))
-		return copy_tree(src, dst, e);
 	if (S_ISLNK(st.st_mode))
-		return copy_link(src, dst, e);
+		return uerr_set(e, EXIT_USAGE,
+				"%s is a symbolic link: merge neither follows nor copies one", src);
+	if (S_ISDIR(st.st_mode))
+		return copy_dir(sdir, ddir, name, src, e);
 	if (S_ISREG(st.st_mode))
-		return link_or_copy(src, dst, &st, e);
+		return link_or_copy(sdir, ddir, name, src, e);
 	return 0;
 }
 
-/* Folders merge: two shards may both have SUITE/, never the same file. */
-static int copy_tree(const char *src, const char *dst, struct uerr *e)
+/*
+ * The names in the folder sdir, without "." and "..", and those starting
+ * with a dot when hidden is false; read whole before anything is copied,
+ * so that a deep tree holds two descriptors per level, not three.
+ */
+static char **list_dir(int sdir, bool hidden, const char *src, struct uerr *e)
 {
-	DIR *d;
+	int fd = dup(sdir);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *de;
-	int r = 0;
+	char **v = xcalloc(1, sizeof(*v));
+	size_t n = 0;
 
-	if (mkdir(dst, 0755) < 0 && (errno != EEXIST || !is_dir(dst)))
-		return uerr_sys(e, EXIT_INFRA, "cannot create %s", dst);
-	d = opendir(src);
-	if (!d)
-		return uerr_sys(e, EXIT_INFRA, "cannot read %s", src);
-	while (r == 0 && (de = readdir(d))) {
-		_cleanup_free_ char *from = NULL;
-		_cleanup_free_ char *to = NULL;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+	if (!d) {
+		uerr_sys(e, EXIT_INFRA, "cannot read %s", src);
+		if (fd >= 0)
+			close(fd);
+		free(v);
+		return NULL;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    (!hidden && de->d_name[0] == '.'))
 			continue;
-		from = xasprintf("%s/%s", src, de->d_name);
-		to = xasprintf("%s/%s", dst, de->d_name);
-		r = copy_entry(from, to, e);
+		v = xrealloc(v, (n + 2) * sizeof(*v));
+		v[n++] = xstrdup(de->d_name);
+		v[n] = NULL;
 	}
 	closedir(d);
+	return v;
+}
+
+static int copy_tree(int sdir, int ddir, const char *src, struct uerr *e)
+{
+	char **names = list_dir(sdir, true, src, e);
+	int r = names ? 0 : -1;
+
+	for (size_t i = 0; r == 0 && names[i]; i++) {
+		_cleanup_free_ char *from = xasprintf("%s/%s", src, names[i]);
+
+		r = copy_entry(sdir, ddir, names[i], from, e);
+	}
+	strv_free(names);
 	return r;
 }
 
-/* Every folder at the top of a shard's run folder holds test folders. */
-static int copy_test_dirs(const struct loaded_run *lr, const char *tmp, struct uerr *e)
+/*
+ * Every folder at the top of a shard's run folder holds test folders;
+ * its files are the shard's reports, which the merge writes anew.
+ */
+static int copy_test_dirs(const struct loaded_run *lr, int out, struct uerr *e)
 {
-	DIR *d = opendir(lr->dir);
-	struct dirent *de;
+	_cleanup_close_ int top = open(lr->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char **names;
 	int r = 0;
 
-	if (!d)
+	if (top < 0)
 		return uerr_sys(e, EXIT_USAGE, "cannot read %s", lr->dir);
-	while (r == 0 && (de = readdir(d))) {
-		_cleanup_free_ char *from = NULL;
-		_cleanup_free_ char *to = NULL;
+	names = list_dir(top, false, lr->dir, e);
+	if (!names)
+		return -1;
+	for (size_t i = 0; r == 0 && names[i]; i++) {
+		_cleanup_free_ char *from = xasprintf("%s/%s", lr->dir, names[i]);
 		struct stat st;
 
-		if (de->d_name[0] == '.')
-			continue;
-		from = xasprintf("%s/%s", lr->dir, de->d_name);
-		if (lstat(from, &st) < 0 || !S_ISDIR(st.st_mode))
-			continue;
-		to = xasprintf("%s/%s", tmp, de->d_name);
-		r = copy_tree(from, to, e);
+		if (fstatat(top, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+			r = uerr_sys(e, EXIT_INFRA, "cannot read %s", from);
+		else if (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))
+			r = copy_entry(top, out, names[i], from, e);
 	}
-	closedir(d);
+	strv_free(names);
 	return r;
 }
 
@@ -383,6 +453,7 @@ static int check_out(const char *out_dir, struct uerr *e)
 
 static int build(const struct shards *s, const char *tmp, const char *out_dir, struct uerr *e)
 {
+	_cleanup_close_ int out_fd = -1;
 	struct entry *v = NULL;
 	struct record *r;
 	size_t n = 0;
@@ -393,12 +464,14 @@ static int build(const struct shards *s, const char *tmp, const char *out_dir, s
 	r = xcalloc(n ? n : 1, sizeof(*r));
 	for (size_t i = 0; i < n; i++)
 		r[i] = v[i].rec;
-	if (mkdir_p(tmp, 0755) < 0) {
+	/* mkdir_p makes OUT's parents; tmp itself must be new, and a folder. */
+	if (mkdir_p(tmp, 0755) < 0 ||
+	    (out_fd = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
 		uerr_sys(e, EXIT_INFRA, "cannot create %s", tmp);
 		goto out;
 	}
 	for (size_t i = 0; i < s->nruns; i++)
-		if (copy_test_dirs(&s->runs[i], tmp, e) < 0)
+		if (copy_test_dirs(&s->runs[i], out_fd, e) < 0)
 			goto out;
 	if (write_reports(s, tmp, r, n, e) < 0)
 		goto out;

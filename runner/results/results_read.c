@@ -10,12 +10,24 @@
 #include "results_read.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define RESULTS_FORMAT "umlrun-results-1"
+
+/*
+ * Bounds no run reaches: --repeat and --retry stay far below ATTEMPT_MAX,
+ * and the longest simulated timeout (TEST_TIMEOUT_MAX, a century) below
+ * SECONDS_MAX. Past them a number is made up, and printed back it would
+ * only mislead.
+ */
+#define ATTEMPT_MAX 1000000
+#define SECONDS_MAX 10000000000LL
+_Static_assert(TEST_TIMEOUT_MAX < SECONDS_MAX, "a run's own durations must read back");
 
 /* Where in which file: for error messages. */
 struct ctx {
@@ -65,6 +77,42 @@ static int member(struct ctx *c, json_object *o, const char *key, json_type t, b
 	return 0;
 }
 
+/*
+ * s as a run shows what a guest printed (sched.c's line_byte), a copy: C0
+ * controls but tab, DEL, the C1 controls (U+0080..U+009F, "\xc2\x80" to
+ * "\xc2\x9f" in UTF-8) and any byte that is not UTF-8 become \xHH, one
+ * per byte. What a merge writes from it (ktap.txt, junit.xml, messages)
+ * then holds nothing a terminal or an XML reader would act on.
+ */
+static char *shown(const char *s)
+{
+	struct strbuf sb = { 0 };
+
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_valid_len(p);
+		bool control = (*p < 0x20 && *p != '\t') || *p == 0x7f ||
+			       (n == 2 && p[0] == 0xc2 && p[1] < 0xa0);
+
+		if (n && !control) {
+			sb_add(&sb, p, n);
+			p += n;
+			continue;
+		}
+		for (size_t i = 0; i < (n ? n : 1); i++)
+			sb_printf(&sb, "\\x%02x", p[i]);
+		p += n ? n : 1;
+	}
+	return sb_detach(&sb);
+}
+
+/* Whether shown() would change s. */
+static bool needs_showing(const char *s)
+{
+	_cleanup_free_ char *t = shown(s);
+
+	return strcmp(s, t) != 0;
+}
+
 /* A copy of the string member, or NULL when it is absent and optional. */
 static int get_str(struct ctx *c, json_object *o, const char *key, bool required, char **out)
 {
@@ -95,22 +143,36 @@ static int get_run_path(struct ctx *c, json_object *o, const char *key, char **o
 		free(steal_ptr(out));
 		return bad(c, "\"%s\" must be a folder inside the run folder", key);
 	}
+	/* A run names its test folders after test files: ASCII (suite.c). */
+	if (needs_showing(p)) {
+		free(steal_ptr(out));
+		return bad(c, "\"%s\" holds a control character", key);
+	}
 	return 0;
 }
 
 /*
  * get_str for the text that goes back into a KTAP line (ids, reasons,
- * subtest names and directives): ktap.c reads one line per result, so
- * none of these can hold a line break, and one read here would break a
- * merged ktap.txt into made-up result lines.
+ * subtest names and directives), junit.xml or a message: ktap.c reads one
+ * line per result, so none of these can hold a line break, and one read
+ * here would break a merged ktap.txt into made-up result lines. Other
+ * control characters come back as shown() shows them, as the run that
+ * printed them would have written them.
  */
 static int get_line(struct ctx *c, json_object *o, const char *key, bool required, char **out)
 {
+	char *raw;
+
 	if (get_str(c, o, key, required, out) < 0)
 		return -1;
 	if (*out && strchr(*out, '\n')) {
 		free(steal_ptr(out));
 		return bad(c, "\"%s\" holds a line break", key);
+	}
+	if (*out) {
+		raw = steal_ptr(out);
+		*out = shown(raw);
+		free(raw);
 	}
 	return 0;
 }
@@ -174,8 +236,9 @@ static int get_seconds(struct ctx *c, json_object *o, const char *key, bool requ
 		return 0;
 	/* json-c reads NaN and Infinity, which report.c could not write back. */
 	d = json_object_get_double(v);
-	if (!isfinite(d) || d < 0)
-		return bad(c, "\"%s\" is not a number of seconds", key);
+	if (!isfinite(d) || d < 0 || d > (double)SECONDS_MAX)
+		return bad(c, "\"%s\" is not a number of seconds from 0 to %lld: %g", key,
+			   SECONDS_MAX, d);
 	*out = d;
 	return 0;
 }
@@ -222,7 +285,7 @@ static int parse_case(struct ctx *c, json_object *o, struct ktap_case *kc)
 	if (!json_object_is_type(o, json_type_object))
 		return bad(c, "not an object");
 	if (get_int(c, o, "n", true, &n) < 0 || get_line(c, o, "name", true, &kc->title) < 0 ||
-	    get_str(c, o, "result", true, &result) < 0 ||
+	    get_line(c, o, "result", true, &result) < 0 ||
 	    get_line(c, o, "directive", false, &kc->directive) < 0)
 		return -1;
 	if (n < 0 || n > INT_MAX)
@@ -300,7 +363,7 @@ static int parse_outcome(struct ctx *c, json_object *o, struct guest_outcome *ou
 
 	if (parse_cost(c, o, &out->cost) < 0)
 		return -1;
-	if (get_str(c, o, "end", true, &end) < 0 ||
+	if (get_line(c, o, "end", true, &end) < 0 ||
 	    get_small_int(c, o, "exit", true, &out->job_exit) < 0 ||
 	    get_seconds(c, o, "sim_seconds", true, &out->sim_seconds) < 0 ||
 	    get_seconds(c, o, "wall_seconds", true, &out->wall_seconds) < 0)
@@ -338,16 +401,17 @@ static int parse_record(struct ctx *c, json_object *o, size_t i, struct test *t,
 	if (!id[0])
 		return bad(c, "\"id\" is empty");
 	if (get_small_int(c, o, "attempt", true, &r->attempt) < 0 ||
-	    get_str(c, o, "result", true, &result) < 0 ||
+	    get_line(c, o, "result", true, &result) < 0 ||
 	    get_line(c, o, "reason", false, &r->reason) < 0 ||
 	    get_line(c, o, "lost", false, &r->lost) < 0 ||
 	    get_small_int(c, o, "failed_attempts", false, &r->failed_attempts) < 0 ||
 	    get_run_path(c, o, "dir", &r->dir) < 0 || parse_outcome(c, o, &r->outcome) < 0)
 		return -1;
-	if (r->attempt < 1)
-		return bad(c, "\"attempt\" must be 1 or more, not %d", r->attempt);
-	if (r->failed_attempts < 0)
-		return bad(c, "\"failed_attempts\" must be 0 or more, not %d", r->failed_attempts);
+	if (r->attempt < 1 || r->attempt > ATTEMPT_MAX)
+		return bad(c, "\"attempt\" must be from 1 to %d, not %d", ATTEMPT_MAX, r->attempt);
+	if (r->failed_attempts < 0 || r->failed_attempts > ATTEMPT_MAX)
+		return bad(c, "\"failed_attempts\" must be from 0 to %d, not %d", ATTEMPT_MAX,
+			   r->failed_attempts);
 	{
 		/* --seeds: the guest random seed of this run, kept through a merge. */
 		long long seed = -1;
@@ -396,7 +460,7 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	_cleanup_free_ char *format = NULL;
 	long long start = LLONG_MIN;
 
-	if (get_str(c, root, "format", true, &format) < 0)
+	if (get_line(c, root, "format", true, &format) < 0)
 		return -1;
 	if (strcmp(format, RESULTS_FORMAT))
 		return bad(c, "format \"%s\" is not %s", format, RESULTS_FORMAT);
@@ -404,7 +468,7 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	    get_str(c, root, "kernel", false, &lr->kernel) < 0 ||
 	    get_str(c, root, "kernel_key", false, &lr->kernel_key) < 0 ||
 	    get_str(c, root, "cmdline", false, &lr->cmdline) < 0 ||
-	    get_str(c, root, "shard", false, &lr->shard) < 0 ||
+	    get_line(c, root, "shard", false, &lr->shard) < 0 ||
 	    get_str(c, root, "confinement", false, &lr->confinement) < 0 ||
 	    get_str(c, root, "kernel_release", false, &lr->kernel_release) < 0 ||
 	    get_str(c, root, "userspace", false, &lr->userspace) < 0 ||
@@ -498,28 +562,62 @@ int results_parse(const char *text, size_t len, const char *name, struct loaded_
 	return r;
 }
 
-int results_load_file(const char *json_path, struct loaded_run *lr, struct uerr *e)
+/*
+ * The text of path; with nofollow, only when its last component is a
+ * regular file and not a symbolic link (0, or -1 with e set).
+ */
+static int load_text(const char *path, bool nofollow, char **text, size_t *len, struct uerr *e)
+{
+	_cleanup_close_ int fd = -1;
+	struct strbuf sb = { 0 };
+	struct stat st;
+	char buf[65536];
+	ssize_t n;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
+	if (fd < 0 && nofollow && errno == ELOOP)
+		return uerr_set(e, EXIT_USAGE, "%s is a symbolic link: a run folder has none",
+				path);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return uerr_sys(e, EXIT_USAGE, "cannot read %s", path);
+	if (nofollow && !S_ISREG(st.st_mode))
+		return uerr_set(e, EXIT_USAGE, "%s is not a regular file", path);
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			sb_release(&sb);
+			return uerr_sys(e, EXIT_USAGE, "cannot read %s", path);
+		}
+		sb_add(&sb, buf, (size_t)n);
+	}
+	*len = sb.len;
+	*text = sb_detach(&sb);
+	return 0;
+}
+
+static int load(const char *json_path, bool nofollow, struct loaded_run *lr, struct uerr *e)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
-	int r;
 
 	memset(lr, 0, sizeof(*lr));
-	r = read_file(json_path, &text, &len);
-	if (r < 0) {
-		errno = -r;
-		return uerr_sys(e, EXIT_USAGE, "cannot read %s", json_path);
-	}
-	if (results_parse(text ? text : "", text ? len : 0, json_path, lr, e) < 0)
+	if (load_text(json_path, nofollow, &text, &len, e) < 0 ||
+	    results_parse(text, len, json_path, lr, e) < 0)
 		return -1;
 	lr->dir = dir_of(json_path);
 	return 0;
 }
 
+int results_load_file(const char *json_path, struct loaded_run *lr, struct uerr *e)
+{
+	return load(json_path, false, lr, e);
+}
+
 int results_load(const char *run_dir, struct loaded_run *lr, struct uerr *e)
 {
 	_cleanup_free_ char *path = xasprintf("%s/results.json", run_dir);
-	int r = results_load_file(path, lr, e);
+	int r = load(path, true, lr, e);
 
 	if (r == 0) {
 		free(lr->dir);

@@ -18,14 +18,30 @@
  * What results.json does not keep comes back empty: a test's settings
  * (timeout, mem, cmdline), the outcome's detail, job_signal and
  * uml_status, and the KTAP plan (ktap.planned is the number of cases).
- * Everything else round-trips: records keep their file order, each points
- * at its own struct test (rec[i].test == &tests[i], so a test repeated
- * with --repeat has one struct test per attempt), and every string is
- * owned by the loaded_run.
+ * Everything else round-trips (control characters aside, see below):
+ * records keep their file order, each points at its own struct test
+ * (rec[i].test == &tests[i], so a test repeated with --repeat has one
+ * struct test per attempt), and every string is owned by the loaded_run.
  *
  * A missing, unreadable or malformed file, or one that is not a umlrun
  * results file, fails with EXIT_USAGE and a message naming the path and
  * what is wrong with it ("tests[3]: no \"id\"").
+ *
+ * The file may come from another machine (merge, --durations), and what
+ * it holds goes back into KTAP lines, XML and messages:
+ *   - the text of ids, reasons, "lost", subtest names and directives,
+ *     "shard", "cpu_cost" and the enumerated words holds no line break
+ *     (refused); any other C0 control but tab, DEL, a C1 control
+ *     (U+0080..U+009F) and a byte that is not UTF-8 come back as \xHH
+ *     of their bytes, as sched.c shows what a guest printed;
+ *   - a test's "dir" is a folder inside the run folder, with no control
+ *     character (refused): a run names them after test files (ASCII);
+ *   - "attempt" is 1 to 1000000, "failed_attempts" 0 to 1000000, and
+ *     every number of seconds finite, 0 to 1e10 (above a century, the
+ *     longest timeout); anything else is refused.
+ * results_load reads RUN_DIR/results.json only when it is a regular file,
+ * not a symbolic link ("PATH is a symbolic link: a run folder has none");
+ * results_load_file reads the path it is given as it is.
  */
 #ifndef UMLRUN_RESULTS_READ_H
 #define UMLRUN_RESULTS_READ_H

@@ -685,6 +685,48 @@ check "merge refuses a missing shard, naming it, and writes nothing"
 run "$umlrun" merge --output="$work/merged3" "$work/shard1" "$work/shard1" "$work/shard2" "$work/shard3"
 [ $rc -eq 2 ] && [ ! -e "$work/merged3" ]
 check "merge refuses a shard given twice"
+# A crafted shard (a CI job merging shards from untrusted runners): merge
+# follows no link below a shard's folder and copies none, writes control
+# characters from results.json as \xHH, and refuses numbers no run writes.
+# Shard k has a test (one of the 3 may have none); the copies replace it.
+for k in 1 2 3; do
+	grep -q '^    {"id"' "$work/shard$k/results.json" && break
+done
+others=$(for j in 1 2 3; do [ $j -eq "$k" ] || echo "$work/shard$j"; done)
+# A test folder of another shard, as a link in shard k's copy.
+victim=
+for s in $others; do
+	victim=$(cd "$s" && ls -d -- */*/ 2>/dev/null | head -n 1)
+	[ -n "$victim" ] && break
+done
+victim=${victim%/}
+cp -R "$work/shard$k" "$work/evil1"
+mkdir "$work/outside"
+mkdir -p "$(dirname "$work/evil1/${victim:-itest/planted}")"
+ln -s "$work/outside" "$work/evil1/${victim:-itest/planted}"
+# shellcheck disable=SC2086 # $others: two folder names without spaces
+run "$umlrun" merge --output="$work/merged4" "$work/evil1" $others
+[ $rc -eq 2 ] && grep -q "evil1/${victim:-itest/planted} is a symbolic link: merge neither follows nor copies one" "$work/err" &&
+	[ "$(wc -l <"$work/err")" -eq 1 ] && [ -z "$(ls -A "$work/outside")" ] && [ ! -e "$work/merged4" ]
+check "merge refuses a shard holding a symbolic link, and writes nothing through it"
+cp -R "$work/shard$k" "$work/evil2"
+# Its first test made a crash (junit.xml shows a crash's reason), with ESC, BEL and C1 CSI.
+sed -i '0,/"result": "[a-z]*", "reason": "[^"]*"/s//"result": "crash", "reason": "ERROR \\u001b[2J\\u0007\\u009b"/' \
+	"$work/evil2/results.json"
+# shellcheck disable=SC2086
+run "$umlrun" merge --output="$work/merged5" "$work/evil2" $others
+esc=$(printf '\033')
+[ $rc -eq 3 ] && grep -qF ' # ERROR \x1b[2J\x07\xc2\x9b' "$work/merged5/ktap.txt" &&
+	grep -qF 'ERROR \x1b[2J\x07\xc2\x9b' "$work/merged5/junit.xml" &&
+	! grep -q "$esc" "$work/merged5/ktap.txt" "$work/merged5/junit.xml"
+check "merge writes a crafted reason's control characters as \\xHH in ktap.txt and junit.xml"
+cp -R "$work/shard$k" "$work/evil3"
+sed -i '0,/"attempt": 1,/s//"attempt": 2147483647,/' "$work/evil3/results.json"
+# shellcheck disable=SC2086
+run "$umlrun" merge --output="$work/merged6" "$work/evil3" $others
+[ $rc -eq 2 ] && grep -q 'evil3/results.json: tests\[0\]: "attempt" must be from 1 to 1000000, not 2147483647' "$work/err" &&
+	[ ! -e "$work/merged6" ]
+check "merge refuses an attempt no run makes, naming the file and the field"
 
 # ---- exec ----
 run "$umlrun" exec -- sh -c 'echo out; echo err >&2; exit 7'

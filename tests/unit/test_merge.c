@@ -3,9 +3,11 @@
 #define _GNU_SOURCE
 #include "merge.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "html.h"
 #include "results_read.h"
 #include "tap.h"
 
@@ -379,11 +381,131 @@ static void test_merge_refused(char **dirs)
 		"t0003-c/console.log: another shard has this file too", "the same log file twice");
 }
 
+/* A shard run as write_run makes it, under another name: a copy to tamper with. */
+static char *fresh_pair(const char *a, const char *b, char **second)
+{
+	*second = write_run(b, "2/2", 124, shard2);
+	return write_run(a, "1/2", 1, shard1);
+}
+
+/*
+ * A crafted shard with a link where the other has a test folder: merge
+ * followed it and wrote the other shard's files at its target. Now the
+ * shard is refused, and nothing is written there.
+ */
+static void test_merge_links(void)
+{
+	_cleanup_free_ char *b = NULL;
+	_cleanup_free_ char *a = fresh_pair("linkA", "linkB", &b);
+	_cleanup_free_ char *outside = path_in("outside");
+	_cleanup_free_ char *landed = xasprintf("%s/console.log", outside);
+	_cleanup_free_ char *hole = xasprintf("%s/net/t0002-b", a);
+	_cleanup_free_ char *want = xasprintf("%s is a symbolic link", hole);
+	_cleanup_free_ char *out = path_in("merged-link");
+	_cleanup_free_ char *b2 = NULL;
+	_cleanup_free_ char *a2 = fresh_pair("linkA2", "linkB2", &b2);
+	_cleanup_free_ char *secret = path_in("secret");
+	_cleanup_free_ char *log = xasprintf("%s/timers/t0003-c/console.log", a2);
+	_cleanup_free_ char *want2 = xasprintf("%s is a symbolic link", log);
+
+	mkdir_p(outside, 0755);
+	if (symlink(outside, hole) < 0)
+		diag("symlink: %s", strerror(errno));
+	refused((char *[]){ a, b }, 2, out, want,
+		"a test folder that is a link (in the first shard)");
+	ok(!path_exists(landed), "nothing written through the link");
+	refused((char *[]){ b, a }, 2, out, want,
+		"a test folder that is a link (in the second shard)");
+	ok(!path_exists(landed), "nothing written through it either way");
+
+	/* A failed test's console.log linked to a private file: not copied, not read. */
+	write_file_atomic(secret, "SECRET-TEXT", 11);
+	chmod(secret, 0600);
+	unlink(log);
+	if (symlink(secret, log) < 0)
+		diag("symlink: %s", strerror(errno));
+	refused((char *[]){ a2, b2 }, 2, out, want2, "a console.log that is a link");
+}
+
+/* report.html shows and links no file through a link (html.c), merged or not. */
+static void test_html_links(void)
+{
+	_cleanup_free_ char *run = path_in("html-run");
+	_cleanup_free_ char *tdir = xasprintf("%s/s/t0001-a", run);
+	_cleanup_free_ char *secret = path_in("html-secret");
+	_cleanup_free_ char *secret_dir = path_in("html-secret-dir");
+	_cleanup_free_ char *secret_log = xasprintf("%s/x.log", secret_dir);
+	_cleanup_free_ char *console = xasprintf("%s/console.log", tdir);
+	_cleanup_free_ char *ktap = xasprintf("%s/ktap.log", tdir);
+	_cleanup_free_ char *art = xasprintf("%s/artifacts", tdir);
+	_cleanup_free_ char *html = xasprintf("%s/report.html", run);
+	_cleanup_free_ char *page = NULL;
+	struct test t = { .id = "s/t0001-a.sh" };
+	struct record r = { .test = &t, .attempt = 1, .dir = "s/t0001-a", .verdict = V_FAIL };
+	struct run_info ri = { .mode = "inf-cpu" };
+	struct uerr e;
+
+	mkdir_p(tdir, 0755);
+	mkdir_p(secret_dir, 0755);
+	write_file_atomic(secret, "SECRET-TEXT\n", 12);
+	chmod(secret, 0600);
+	write_file_atomic(secret_log, "x", 1);
+	if (symlink(secret, console) < 0 || symlink(secret, ktap) < 0 ||
+	    symlink(secret_dir, art) < 0)
+		diag("symlink: %s", strerror(errno));
+	ktap_init(&r.ktap);
+	if (!ok(report_write_html(html, run, &ri, &r, 1, &e) == 0, "report.html written"))
+		diag("%s", e.msg);
+	page = slurp(html);
+	ok(page && !strstr(page, "SECRET-TEXT"), "report.html: a linked console.log is not read");
+	has_str(page, "console.log could not be read", "report.html: says it could not be read");
+	ok(page && !strstr(page, "ktap.log\">"), "report.html: no link to a linked ktap.log");
+	ok(page && !strstr(page, "x.log"), "report.html: a linked artifacts folder is not scanned");
+	ktap_free(&r.ktap);
+}
+
+/* A crafted reason or subtest name: no raw control character in ktap.txt or junit.xml. */
+static void test_merge_controls(void)
+{
+	_cleanup_free_ char *b = NULL;
+	_cleanup_free_ char *a = fresh_pair("ctlA", "ctlB", &b);
+	_cleanup_free_ char *json = xasprintf("%s/results.json", a);
+	_cleanup_free_ char *text = slurp(json);
+	_cleanup_free_ char *out = path_in("merged-ctl");
+	_cleanup_free_ char *ktap_path = xasprintf("%s/ktap.txt", out);
+	_cleanup_free_ char *junit_path = xasprintf("%s/junit.xml", out);
+	_cleanup_free_ char *ktap = NULL, *junit = NULL;
+	struct strbuf sb = { 0 };
+	struct uerr e;
+	bool raw = false;
+	const char *from = "\"name\": \"y\"", *at;
+
+	/* Subtest "y" of net/t0001-a.sh gets ESC, CR, BEL and a C1 CSI. */
+	at = text ? strstr(text, from) : NULL;
+	if (!ok(at != NULL, "the shard's results.json has the subtest"))
+		return;
+	sb_printf(&sb, "%.*s\"name\": \"y\\u001b[2J\\r\\u0007\\u009b\"%s", (int)(at - text), text,
+		  at + strlen(from));
+	write_file_atomic(json, sb.buf, sb.len);
+	sb_release(&sb);
+	if (!ok(merge_runs((char *[]){ a, b }, 2, out, &e) == 0, "merge: a crafted subtest name"))
+		diag("%s", e.msg);
+	ktap = slurp(ktap_path);
+	junit = slurp(junit_path);
+	for (const char *p = ktap ? ktap : ""; *p; p++)
+		raw |= (*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f ||
+		       (unsigned char)*p == 0xc2;
+	ok(ktap && !raw, "ktap.txt: no raw control character");
+	has_str(ktap, "    ok 2 y\\x1b[2J\\x0d\\x07\\xc2\\x9b # SKIP no radio\n",
+		"ktap.txt: the name as a run shows it");
+	has_str(junit, "name=\"y\\x1b[2J\\x0d\\x07\\xc2\\x9b\"", "junit.xml: the same");
+}
+
 int main(void)
 {
 	char *dirs[2];
 
-	plan(91);
+	plan(109);
 	if (!mkdtemp(tmp)) {
 		ok(false, "mkdtemp");
 		return done_testing();
@@ -395,6 +517,9 @@ int main(void)
 	test_merge_ok(dirs);
 	test_merge_interrupted(dirs);
 	test_merge_refused(dirs);
+	test_merge_links();
+	test_html_links();
+	test_merge_controls();
 	free(dirs[0]);
 	free(dirs[1]);
 	rm_rf(tmp);

@@ -3,7 +3,9 @@
 #define _GNU_SOURCE
 #include "results_read.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "tap.h"
 
@@ -36,12 +38,146 @@ static void refused(const char *id, const char *reason, const char *sim, const c
 	results_free(&lr);
 }
 
+/*
+ * Control characters in what goes into ktap.txt, junit.xml or a message
+ * come back as \xHH of their bytes, as sched.c's line_byte shows them in a
+ * run; tab and the rest of UTF-8 stay.
+ */
+static void test_controls(void)
+{
+	static const char shard[] = "\"shard\": \"1\\u001b]0;x\\u0007/2\", ";
+	_cleanup_free_ char *text =
+	    xasprintf(ONE_TEST, "s/t0001-a\\u009b.sh", "ERROR \\u001b[2J\\u007fgone\\tstill é", "1",
+		      "a\\u001bb\\u0007c\\u0085d");
+	_cleanup_free_ char *with_shard = NULL;
+	_cleanup_free_ char *raw = NULL;
+	struct loaded_run lr;
+	struct uerr e = { 0 };
+	char *at;
+
+	if (!ok(results_parse(text, strlen(text), "r.json", &lr, &e) == 0,
+		"control characters: read"))
+		diag("%s", e.msg);
+	is_str(lr.n ? lr.rec[0].reason : NULL, "ERROR \\x1b[2J\\x7fgone\tstill é",
+	       "a reason's ESC and DEL shown as \\xHH, tab and é kept");
+	is_str(lr.n ? lr.rec[0].ktap.cases[0].title : NULL, "a\\x1bb\\x07c\\xc2\\x85d",
+	       "a subtest name's ESC, BEL and C1 NEL shown as \\xHH of their bytes");
+	is_str(lr.n ? lr.rec[0].test->id : NULL, "s/t0001-a\\xc2\\x9b.sh",
+	       "an id's C1 CSI shown as \\xc2\\x9b");
+	results_free(&lr);
+
+	at = strstr(text, "\"tests\"");
+	with_shard = xasprintf("%.*s%s%s", (int)(at - text), text, shard, at);
+	memset(&e, 0, sizeof(e));
+	ok(results_parse(with_shard, strlen(with_shard), "r.json", &lr, &e) == 0 &&
+	       !strcmp(lr.info.shard, "1\\x1b]0;x\\x07/2"),
+	   "a shard's ESC and BEL shown as \\xHH (it goes into messages)");
+	results_free(&lr);
+
+	/* A byte that is not UTF-8 (json-c passes it): a lone 0x9b is CSI to some terminals. */
+	raw = xasprintf(ONE_TEST, "s/t0001-a.sh", "bad \x9b byte", "1", "a");
+	memset(&e, 0, sizeof(e));
+	ok(results_parse(raw, strlen(raw), "r.json", &lr, &e) == 0 && lr.n &&
+	       !strcmp(lr.rec[0].reason, "bad \\x9b byte"),
+	   "a byte that is not UTF-8 shown as \\x9b");
+	results_free(&lr);
+}
+
+/* text with its first `from` replaced by `to`. */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+
+	return xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+}
+
+static void parse_refused(const char *text, const char *want, const char *what)
+{
+	struct loaded_run lr;
+	struct uerr e = { 0 };
+	int r = results_parse(text, strlen(text), "r.json", &lr, &e);
+
+	if (!ok(r < 0 && e.code == EXIT_USAGE && strstr(e.msg, want) && !strchr(e.msg, '\n'),
+		"%s: refused", what))
+		diag("  got: r=%d msg='%s'", r, e.msg);
+	results_free(&lr);
+}
+
+/* Numbers no run writes: a merge would print them back. */
+static void test_bounds(void)
+{
+	_cleanup_free_ char *text = xasprintf(ONE_TEST, "s/t0001-a.sh", "", "1", "a");
+	_cleanup_free_ char *attempt = replaced(text, "\"attempt\": 1", "\"attempt\": 2147483647");
+	_cleanup_free_ char *most = replaced(text, "\"attempt\": 1", "\"attempt\": 1000000");
+	_cleanup_free_ char *wall =
+	    replaced(text, "\"wall_seconds\": 0.5", "\"wall_seconds\": 1e300");
+	_cleanup_free_ char *sim = xasprintf(ONE_TEST, "s/t0001-a.sh", "", "1e300", "a");
+	_cleanup_free_ char *century = xasprintf(ONE_TEST, "s/t0001-a.sh", "", "3153600000", "a");
+	_cleanup_free_ char *run_wall =
+	    replaced(text, "\"tests\"", "\"wall_seconds\": 1e300, \"tests\"");
+	_cleanup_free_ char *dir = replaced(text, "\"s/t0001-a.sh\", \"subtests\"",
+					    "\"s/t0001-\\u001b[2J\", \"subtests\"");
+	struct loaded_run lr;
+	struct uerr e = { 0 };
+
+	parse_refused(attempt,
+		      "r.json: tests[0]: \"attempt\" must be from 1 to 1000000, not 2147483647",
+		      "attempt 2147483647");
+	ok(results_parse(most, strlen(most), "r.json", &lr, &e) == 0 &&
+	       lr.rec[0].attempt == 1000000,
+	   "attempt 1000000: read");
+	results_free(&lr);
+	parse_refused(sim, "r.json: tests[0]: \"sim_seconds\" is not a number of seconds from 0 to",
+		      "sim_seconds 1e300");
+	parse_refused(wall, "r.json: tests[0]: \"wall_seconds\" is not a number of seconds",
+		      "a test's wall_seconds 1e300");
+	parse_refused(run_wall, "r.json: \"wall_seconds\" is not a number of seconds",
+		      "the run's wall_seconds 1e300");
+	memset(&e, 0, sizeof(e));
+	ok(results_parse(century, strlen(century), "r.json", &lr, &e) == 0,
+	   "a century of simulated seconds (the longest timeout): read");
+	results_free(&lr);
+	parse_refused(dir, "r.json: tests[0]: \"dir\" holds a control character",
+		      "a test folder with ESC");
+}
+
+/* results_load reads a run folder's results.json only as a file of its own. */
+static void test_link(void)
+{
+	char tmp[] = "/tmp/umlrun-test-rr-XXXXXX";
+	_cleanup_free_ char *text = xasprintf(ONE_TEST, "s/t0001-a.sh", "", "1", "a");
+	_cleanup_free_ char *real = NULL, *json = NULL, *run = NULL, *want = NULL;
+	struct loaded_run lr;
+	struct uerr e = { 0 };
+
+	if (!ok(mkdtemp(tmp) != NULL, "mkdtemp"))
+		return;
+	real = xasprintf("%s/elsewhere.json", tmp);
+	run = xasprintf("%s/run", tmp);
+	json = xasprintf("%s/results.json", run);
+	want = xasprintf("%s is a symbolic link", json);
+	write_file_atomic(real, text, strlen(text));
+	mkdir(run, 0755);
+	if (symlink(real, json) < 0)
+		diag("symlink: %s", strerror(errno));
+	ok(results_load(run, &lr, &e) < 0 && e.code == EXIT_USAGE && strstr(e.msg, want),
+	   "a results.json that is a symbolic link: refused");
+	if (!strstr(e.msg, want))
+		diag("  got: %s", e.msg);
+	results_free(&lr);
+	memset(&e, 0, sizeof(e));
+	ok(results_load_file(json, &lr, &e) == 0,
+	   "results_load_file (--durations FILE, given by the user) follows it");
+	results_free(&lr);
+	rm_rf(tmp);
+}
+
 int main(void)
 {
 	struct loaded_run lr;
 	struct uerr e;
 
-	plan(29);
+	plan(45);
 	if (!is_int(parse("s/t0001-a.sh", "", "1.25", "first", &lr, &e), 0, "a good file parses"))
 		diag("%s", e.msg);
 	is_str(lr.rec[0].test->id, "s/t0001-a.sh", "its id");
@@ -71,7 +207,7 @@ int main(void)
 		bad = xasprintf("%.*s\"failed_attempts\": -1, %s", (int)(at - text), text, at);
 		memset(&e, 0, sizeof(e));
 		ok(results_parse(bad, strlen(bad), "r.json", &lr, &e) < 0 &&
-		       strstr(e.msg, "\"failed_attempts\" must be 0 or more"),
+		       strstr(e.msg, "\"failed_attempts\" must be from 0 to 1000000"),
 		   "failed_attempts of -1: refused");
 		ok(lr.n == 0, "failed_attempts of -1: nothing left loaded");
 		results_free(&lr);
@@ -127,13 +263,16 @@ int main(void)
 		   "text after the object: refused, named by the name given");
 	}
 	{
-		/* A carriage return can come from a guest's KTAP line: kept. */
+		/* A carriage return can come from a guest's KTAP line: shown, as a run shows it. */
 		_cleanup_free_ char *text = xasprintf(ONE_TEST, "s/t0001-a.sh", "", "1", "a\\r");
 
 		ok(results_parse(text, strlen(text), "r.json", &lr, &e) == 0 &&
-		       !strcmp(lr.rec[0].ktap.cases[0].title, "a\r"),
-		   "a carriage return in a name: kept");
+		       !strcmp(lr.rec[0].ktap.cases[0].title, "a\\x0d"),
+		   "a carriage return in a name: shown as \\x0d");
 		results_free(&lr);
 	}
+	test_controls();
+	test_bounds();
+	test_link();
 	return done_testing();
 }
