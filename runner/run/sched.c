@@ -475,8 +475,10 @@ static size_t sanitize_at(int dfd, int depth)
 		    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		if (S_ISREG(st.st_mode)) {
-			if (st.st_mode & (S_ISUID | S_ISGID | S_ISVTX | S_IWGRP | S_IWOTH))
-				fchmodat(dfd, name, st.st_mode & 0755, 0);
+			/* A file whose bits cannot be cleared does not stay. */
+			if ((st.st_mode & (S_ISUID | S_ISGID | S_ISVTX | S_IWGRP | S_IWOTH)) &&
+			    fchmodat(dfd, name, st.st_mode & 0755, 0) < 0)
+				removed += unlinkat(dfd, name, 0) == 0;
 			continue;
 		}
 		if (!S_ISDIR(st.st_mode)) {
@@ -484,7 +486,8 @@ static size_t sanitize_at(int dfd, int depth)
 			continue;
 		}
 		/* Owner rwx: whoever runs umlrun can walk, read and delete it. */
-		fchmodat(dfd, name, (st.st_mode & 0755) | 0700, 0);
+		if (fchmodat(dfd, name, (st.st_mode & 0755) | 0700, 0) < 0)
+			continue; /* not ours: left as it is, and not entered */
 		if (depth < SANITIZE_DEPTH &&
 		    (cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
 			removed += sanitize_at(cfd, depth + 1);
