@@ -299,9 +299,17 @@ struct rm_level {
 /* Unlinks what fd holds but folders, which it lists in l (0 or -errno). */
 static int rm_scan(int fd, struct rm_level *l)
 {
-	int dfd = dup(fd), r = 0;
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	int dfd, r = 0;
+	DIR *d;
 	struct dirent *de;
+	struct stat self;
+
+	/* A folder of mode 555 (not root): its entries are ours to remove. */
+	if (fstat(fd, &self) == 0 && (self.st_mode & 0700) != 0700 &&
+	    fchmod(fd, self.st_mode | 0700) < 0)
+		r = -errno;
+	dfd = dup(fd);
+	d = dfd >= 0 ? fdopendir(dfd) : NULL;
 
 	if (!d) {
 		r = -errno;

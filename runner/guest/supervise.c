@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
@@ -637,6 +638,12 @@ void guest_handle(struct guest *g, const struct pollfd *pf, int n)
  */
 #define RESULTS_MAX_DEPTH 256
 
+/* a + b, or ULLONG_MAX: sizes of sparse files can add up past 2^64. */
+static unsigned long long sat_add(unsigned long long a, unsigned long long b)
+{
+	return a + b < a ? ULLONG_MAX : a + b;
+}
+
 static unsigned long long tree_bytes(int dfd, int depth, bool *deep)
 {
 	DIR *d = fdopendir(dfd);
@@ -655,14 +662,26 @@ static unsigned long long tree_bytes(int dfd, int depth, bool *deep)
 		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		if (S_ISREG(st.st_mode))
-			sum += (unsigned long long)st.st_size;
+			sum = sat_add(sum, (unsigned long long)st.st_size);
 		if (!S_ISDIR(st.st_mode))
 			continue;
-		if (depth >= RESULTS_MAX_DEPTH)
+		if (depth >= RESULTS_MAX_DEPTH) {
 			*deep = true;
-		else if ((cfd = openat(dfd, de->d_name,
-				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
-			sum += tree_bytes(cfd, depth + 1, deep);
+			continue;
+		}
+		/*
+		 * Not root, the guest's files are the user's, and a guest can
+		 * take its own rights away (chmod 300) to hide a folder from
+		 * this walk: give them back.
+		 */
+		if (((st.st_mode & 0700) != 0700 &&
+		     fchmodat(dfd, de->d_name, st.st_mode | 0700, 0) < 0) ||
+		    (cfd = openat(dfd, de->d_name,
+				  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+			*deep = true; /* a folder it cannot measure counts as too much */
+			continue;
+		}
+		sum = sat_add(sum, tree_bytes(cfd, depth + 1, deep));
 	}
 	closedir(d);
 	return sum;
@@ -689,9 +708,18 @@ bool guest_results_full(struct guest *g, unsigned long long limit, bool last)
 				kill_guest(g);
 		}
 	}
-	/* The guest has ended: what it wrote past the limit does not stay. */
-	if (last && g->results_full)
-		rm_contents(dir);
+	/*
+	 * The guest has ended: what it wrote past the limit does not stay.
+	 * What cannot be removed is moved aside (the stage goes with the
+	 * run), so none of it reaches the run folder.
+	 */
+	if (last && g->results_full && rm_contents(dir) < 0) {
+		_cleanup_free_ char *aside = xasprintf("%s.dropped", dir);
+
+		if (rename(dir, aside) == 0 && mkdir(dir, 0755) < 0) {
+			/* collect_artifacts finds no folder: no artifacts, as meant */
+		}
+	}
 	/* About every second; a folder of many files, less often (a tenth of the time). */
 	took = monotonic_now() - t0;
 	g->next_walk = t0 + (took * 10 > 1 ? took * 10 : 1);

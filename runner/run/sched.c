@@ -34,6 +34,9 @@ struct job {
 #define LINE_MAX_BYTES	  (64 * 1024)
 #define CONSOLE_MAX_BYTES ((size_t)64 << 20)
 #define KEEP_MAX_BYTES	  ((size_t)16 << 20)
+/* ktap.log stops at KTAP_LOG_MAX_BYTES; stdout and ktap.txt show SHOWN_MAX_BYTES of it. */
+#define KTAP_LOG_MAX_BYTES ((size_t)256 << 20)
+#define SHOWN_MAX_BYTES	   ((size_t)16 << 20)
 /* What one test file may leave in /results; checked about every second. */
 #define RESULTS_MAX_BYTES (2ULL << 30)
 
@@ -49,7 +52,11 @@ struct test_io {
 	struct strbuf partial; /* an unfinished result line */
 	bool line_cut;	       /* partial reached LINE_MAX_BYTES */
 	bool c2;	       /* a 0xc2 byte waits: UTF-8 C1 control or not */
+	bool console_c2;       /* the same in the -v copy of the console */
+	bool console_cut;      /* console.log reached CONSOLE_MAX_BYTES */
 	size_t console_len;    /* bytes written to console.log */
+	size_t log_len;	       /* bytes of lines written to ktap.log */
+	size_t shown_len;      /* bytes of lines shown on stdout and in ktap.txt */
 	struct strbuf out_all; /* guest-visible output, for --check-determinism */
 	struct strbuf err_all;
 	uint64_t hash[2]; /* FNV-1a of the whole output and stderr */
@@ -161,11 +168,23 @@ static void result_line(struct test_io *io, const char *l)
 {
 	/* Only KTAP goes on the result channel; anything else is a diagnostic. */
 	const char *pre = ktap_like(l) ? "" : "# ";
+	size_t len = strlen(l) + 1;
 
-	fprintf(io->ktap_log, "%s\n", l);
+	if (io->log_len < KTAP_LOG_MAX_BYTES) {
+		io->log_len += len;
+		fprintf(io->ktap_log, "%s\n",
+			io->log_len < KTAP_LOG_MAX_BYTES
+			    ? l
+			    : "[umlrun: ktap.log cut here, at 256 MiB]");
+	}
 	ktap_feed(io->ktap, l);
-	if (!io->so->quiet)
+	if (io->so->quiet || io->shown_len >= SHOWN_MAX_BYTES)
+		return;
+	io->shown_len += len;
+	if (io->shown_len < SHOWN_MAX_BYTES)
 		emit(io, "    %s%s\n", pre, l);
+	else
+		emit(io, "    # umlrun: the rest of this test's output is only in its ktap.log\n");
 }
 
 /* --check-determinism: the stream's hash, and its first KEEP_MAX_BYTES. */
@@ -194,6 +213,11 @@ static void line_byte(struct test_io *io, unsigned char c)
 {
 	if (io->line_cut)
 		return;
+	if (io->partial.len >= LINE_MAX_BYTES) {
+		sb_printf(&io->partial, " [umlrun: line cut at %d bytes]", LINE_MAX_BYTES);
+		io->line_cut = true;
+		return;
+	}
 	if (io->c2) {
 		io->c2 = false;
 		if (c >= 0x80 && c <= 0x9f) {
@@ -206,10 +230,7 @@ static void line_byte(struct test_io *io, unsigned char c)
 		io->c2 = true;
 		return;
 	}
-	if (io->partial.len >= LINE_MAX_BYTES) {
-		sb_printf(&io->partial, " [umlrun: line cut at %d bytes]", LINE_MAX_BYTES);
-		io->line_cut = true;
-	} else if ((c < 0x20 && c != '\t') || c == 0x7f) {
+	if ((c < 0x20 && c != '\t') || c == 0x7f) {
 		sb_printf(&io->partial, "\\x%02x", c);
 	} else {
 		sb_add(&io->partial, &c, 1);
@@ -259,11 +280,19 @@ static void to_console_bytes(struct test_io *io, const char *data, size_t len)
 		for (size_t i = 0; i < len; i++) {
 			unsigned char c = (unsigned char)data[i];
 
-			if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+			/* A 0xc2 may end one read and its C1 byte start the next. */
+			if (io->console_c2) {
+				io->console_c2 = false;
+				if (c >= 0x80 && c <= 0x9f) {
+					sb_printf(&sb, "\\xc2\\x%02x", c);
+					continue;
+				}
+				sb_add(&sb, "\xc2", 1);
+			}
+			if (c == 0xc2)
+				io->console_c2 = true;
+			else if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
 				sb_printf(&sb, "\\x%02x", c);
-			else if (c == 0xc2 && i + 1 < len && (unsigned char)data[i + 1] >= 0x80 &&
-				 (unsigned char)data[i + 1] <= 0x9f)
-				sb_printf(&sb, "\\xc2\\x%02x", (unsigned char)data[++i]);
 			else
 				sb_add(&sb, &c, 1);
 		}
@@ -278,13 +307,16 @@ static void to_console(struct test_io *io, const char *data, size_t len)
 {
 	static const char cut[] = "\n[umlrun: console.log cut here, at 64 MiB]\n";
 
-	if (io->console_len >= CONSOLE_MAX_BYTES)
-		return;
-	if (len >= CONSOLE_MAX_BYTES - io->console_len) {
-		len = CONSOLE_MAX_BYTES - io->console_len;
-		io->console_len = CONSOLE_MAX_BYTES;
-		to_console_bytes(io, data, len);
-		to_console_bytes(io, cut, sizeof(cut) - 1);
+	size_t room = CONSOLE_MAX_BYTES - io->console_len;
+
+	if (len > room) {
+		/* The first bytes past the limit: what fits, then the mark, once. */
+		if (!io->console_cut) {
+			to_console_bytes(io, data, room);
+			to_console_bytes(io, cut, sizeof(cut) - 1);
+			io->console_cut = true;
+			io->console_len = CONSOLE_MAX_BYTES;
+		}
 		return;
 	}
 	io->console_len += len;
@@ -304,6 +336,25 @@ static void on_console(void *ctx, const char *data, size_t len)
 	to_console(ctx, data, len);
 }
 
+/*
+ * A line of a guest's output in a message (the result line, stdout): at
+ * most 200 bytes, control and non-ASCII bytes as \xNN.
+ */
+static char *excerpt(const char *p, size_t len)
+{
+	_cleanup_free_ char *part = xstrndup(p, len < 200 ? len : 200);
+	char *shown = str_printable(part);
+
+	if (len <= 200)
+		return shown;
+	{
+		char *r = xasprintf("%s...", shown);
+
+		free(shown);
+		return r;
+	}
+}
+
 char *first_difference(const char *a, const char *b, const char *what)
 {
 	int line = 1;
@@ -312,9 +363,12 @@ char *first_difference(const char *a, const char *b, const char *what)
 	while (*pa && *pb) {
 		const char *ea = strchrnul(pa, '\n'), *eb = strchrnul(pb, '\n');
 
-		if (ea - pa != eb - pb || memcmp(pa, pb, (size_t)(ea - pa)))
-			return xasprintf("%s line %d: '%.*s' then '%.*s'", what, line,
-					 (int)(ea - pa), pa, (int)(eb - pb), pb);
+		if (ea - pa != eb - pb || memcmp(pa, pb, (size_t)(ea - pa))) {
+			_cleanup_free_ char *la = excerpt(pa, (size_t)(ea - pa));
+			_cleanup_free_ char *lb = excerpt(pb, (size_t)(eb - pb));
+
+			return xasprintf("%s line %d: '%s' then '%s'", what, line, la, lb);
+		}
 		pa = *ea ? ea + 1 : ea;
 		pb = *eb ? eb + 1 : eb;
 		line++;
@@ -527,6 +581,8 @@ static char *compare_runs(struct slot *sl)
 	char *d;
 
 	if (sl->job.attempt == 1) {
+		free(sl->job.first_out);
+		free(sl->job.first_err);
 		sl->job.first_out = xstrdup(out);
 		sl->job.first_err = xstrdup(err);
 		memcpy(sl->job.first_hash, sl->io.hash, sizeof(sl->io.hash));
@@ -564,6 +620,8 @@ static bool retry(struct sched *s, struct slot *sl, const char *reason)
 	emit(&sl->io, "# %s failed%s%s%s; retrying (%d of %d)\n", j.t->id, reason ? " (" : "",
 	     reason ? reason : "", reason ? ")" : "", j.tries, s->so->retry);
 	enqueue(s, j);
+	/* The queued try owns run 1's output now. */
+	sl->job.first_out = sl->job.first_err = NULL;
 	return true;
 }
 
