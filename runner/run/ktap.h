@@ -38,7 +38,16 @@ struct ktap {
 	int counts[KTAP_XPASS + 1];
 	bool saw_version;
 	int bad_numbers; /* results out of sequence */
+	size_t dropped;	 /* results past KTAP_MAX_CASES: counted, not kept */
 };
+
+/*
+ * What a test's results may cost umlrun's memory, whatever it prints: the
+ * first KTAP_MAX_CASES results are kept (their titles and directives cut
+ * at KTAP_TITLE_MAX bytes), later ones only counted.
+ */
+#define KTAP_MAX_CASES 100000
+#define KTAP_TITLE_MAX 1024
 
 void ktap_init(struct ktap *k);
 void ktap_feed(struct ktap *k, const char *line);

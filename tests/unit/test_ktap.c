@@ -247,9 +247,42 @@ static void test_huge_numbers(void)
 	ktap_free(&k);
 }
 
+/* A test printing millions of results or huge titles costs bounded memory. */
+static void test_bounded(void)
+{
+	struct ktap k;
+	char line[64];
+	char *big = xmalloc(5001);
+	char *long_line;
+	size_t n = KTAP_MAX_CASES + 5;
+
+	ktap_init(&k);
+	snprintf(line, sizeof(line), "1..%zu", n);
+	ktap_feed(&k, line);
+	for (size_t i = 1; i <= n; i++) {
+		snprintf(line, sizeof(line), "ok %zu t", i);
+		ktap_feed(&k, line);
+	}
+	is_int((long long)k.ncases, KTAP_MAX_CASES, "many results: the first ones kept");
+	is_int((long long)k.dropped, 5, "many results: the others counted");
+	ok(ktap_passed(&k) && !k.bad_numbers, "many results: the plan is met, in sequence");
+	ktap_free(&k);
+	memset(big, 'x', 5000);
+	big[5000] = '\0';
+	long_line = xasprintf("ok 1 %s # SKIP %s", big, big);
+	ktap_init(&k);
+	ktap_feed(&k, long_line);
+	ok(k.ncases == 1 && strlen(k.cases[0].title) == KTAP_TITLE_MAX + 3 &&
+	       strlen(k.cases[0].directive) == KTAP_TITLE_MAX,
+	   "a huge title and directive: cut at KTAP_TITLE_MAX");
+	ktap_free(&k);
+	free(long_line);
+	free(big);
+}
+
 int main(void)
 {
-	plan(70);
+	plan(74);
 	test_plan_at_end();
 	test_plan_at_start();
 	test_failure();
@@ -261,5 +294,6 @@ int main(void)
 	test_ignored();
 	test_plan_replaced();
 	test_huge_numbers();
+	test_bounded();
 	return done_testing();
 }
