@@ -728,6 +728,12 @@ for _harness_opt in ${HARNESS_OPTIONS-} "$@"; do
 	esac
 done
 
+# Until the traps below take over, a signal still removes the temporary
+# directory (timeout(1) signals the whole process group, at any moment).
+_harness_dir=
+trap '[ -z "$_harness_dir" ] || rm -rf "$_harness_dir"; exit 129' HUP
+trap '[ -z "$_harness_dir" ] || rm -rf "$_harness_dir"; exit 130' INT
+trap '[ -z "$_harness_dir" ] || rm -rf "$_harness_dir"; exit 143' TERM
 _harness_dir=$(mktemp -d "${TMPDIR:-/tmp}/harness.XXXXXX") || {
 	_harness_print_diag "harness: cannot create a temporary directory"
 	exit 1
