@@ -71,7 +71,11 @@ check "the package depends on its libraries and debian-packages' kernel and gues
 
 # lintian's errors fail the check; its warnings are printed (the ones that
 # stay are explained in docs/debian.md).
-lintian --fail-on error "$deb" >"$work/lintian.txt" 2>"$work/err"
+# In a folder of its own: lintian leaves an mldbm-elf-XXXXXXXX file in its
+# TMPDIR on every run.
+mkdir -p "$work/lintian-tmp"
+TMPDIR="$work/lintian-tmp" lintian --fail-on error "$deb" >"$work/lintian.txt" 2>"$work/err"
+rm -rf "$work/lintian-tmp"
 rc=$?
 grep -v '^running with root privileges' "$work/lintian.txt" | sed 's/^/# /'
 [ $rc -eq 0 ]
