@@ -203,12 +203,40 @@ static void keep(struct test_io *io, int which, const char *data, size_t len)
 }
 
 /*
- * One byte of a result line. Control characters other than a tab are
- * shown as \xHH: a guest's escape sequences must not redraw the user's
- * terminal (the result lines go to stdout) or hide a line in ktap.txt.
- * That is C0 and DEL, and C1 as UTF-8 encodes it (0xc2 0x80-0x9f: many
- * terminals take U+009B for ESC [).
+ * One byte of a guest's output on its way to a terminal or a result file,
+ * added to sb: control characters are shown as \xHH, so a guest's escape
+ * sequences cannot redraw the user's terminal or hide a line in ktap.txt.
+ * That is C0 but a tab (and, where keep_lines, a newline and a CR) and
+ * DEL, and C1 as UTF-8 encodes it (0xc2 0x80-0x9f: many terminals take
+ * U+009B for ESC [). A 0xc2 waits in *c2 for the next byte, which may come
+ * in the next read; escape_end adds one that ended the output.
  */
+static void escape_byte(struct strbuf *sb, bool *c2, unsigned char c, bool keep_lines)
+{
+	if (*c2) {
+		*c2 = false;
+		if (c >= 0x80 && c <= 0x9f) {
+			sb_printf(sb, "\\xc2\\x%02x", c);
+			return;
+		}
+		sb_add(sb, "\xc2", 1);
+	}
+	if (c == 0xc2)
+		*c2 = true;
+	else if ((c < 0x20 && c != '\t' && !(keep_lines && (c == '\n' || c == '\r'))) || c == 0x7f)
+		sb_printf(sb, "\\x%02x", c);
+	else
+		sb_add(sb, &c, 1);
+}
+
+static void escape_end(struct strbuf *sb, bool *c2)
+{
+	if (*c2)
+		sb_add(sb, "\xc2", 1);
+	*c2 = false;
+}
+
+/* One byte of a result line: escaped, the line cut at LINE_MAX_BYTES. */
 static void line_byte(struct test_io *io, unsigned char c)
 {
 	if (io->line_cut)
@@ -218,31 +246,15 @@ static void line_byte(struct test_io *io, unsigned char c)
 		io->line_cut = true;
 		return;
 	}
-	if (io->c2) {
-		io->c2 = false;
-		if (c >= 0x80 && c <= 0x9f) {
-			sb_printf(&io->partial, "\\xc2\\x%02x", c);
-			return;
-		}
-		sb_add(&io->partial, "\xc2", 1);
-	}
-	if (c == 0xc2) {
-		io->c2 = true;
-		return;
-	}
-	if ((c < 0x20 && c != '\t') || c == 0x7f) {
-		sb_printf(&io->partial, "\\x%02x", c);
-	} else {
-		sb_add(&io->partial, &c, 1);
-	}
+	escape_byte(&io->partial, &io->c2, c, false);
 }
 
 /* A 0xc2 that ended the line was just that. */
 static void line_end(struct test_io *io)
 {
-	if (io->c2 && !io->line_cut)
-		sb_add(&io->partial, "\xc2", 1);
-	io->c2 = false;
+	if (io->line_cut)
+		io->c2 = false;
+	escape_end(&io->partial, &io->c2);
 }
 
 static void on_out(void *ctx, const char *data, size_t len)
@@ -277,25 +289,8 @@ static void to_console_bytes(struct test_io *io, const char *data, size_t len)
 		/* The copy goes to a terminal: no escape sequences from the guest. */
 		struct strbuf sb = { 0 };
 
-		for (size_t i = 0; i < len; i++) {
-			unsigned char c = (unsigned char)data[i];
-
-			/* A 0xc2 may end one read and its C1 byte start the next. */
-			if (io->console_c2) {
-				io->console_c2 = false;
-				if (c >= 0x80 && c <= 0x9f) {
-					sb_printf(&sb, "\\xc2\\x%02x", c);
-					continue;
-				}
-				sb_add(&sb, "\xc2", 1);
-			}
-			if (c == 0xc2)
-				io->console_c2 = true;
-			else if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
-				sb_printf(&sb, "\\x%02x", c);
-			else
-				sb_add(&sb, &c, 1);
-		}
+		for (size_t i = 0; i < len; i++)
+			escape_byte(&sb, &io->console_c2, (unsigned char)data[i], true);
 		if (sb.len && write(io->so->console_copy, sb.buf, sb.len) < 0) {
 			/* A courtesy copy: console.log has it all. */
 		}
