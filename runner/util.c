@@ -289,6 +289,54 @@ int mkdir_p(const char *path, mode_t mode)
 	return 0;
 }
 
+static int walk_level(int dfd, int depth, walk_fn *fn, void *ctx)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
+	int r = 0;
+
+	if (!d) {
+		close(dfd);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+		int cfd;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		switch (fn(dfd, de->d_name, &st, depth, ctx)) {
+		case WALK_NEXT:
+			continue;
+		case WALK_STOP:
+			closedir(d);
+			return -2;
+		case WALK_ENTER:
+			break;
+		}
+		cfd = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (cfd < 0) {
+			r = -1;
+			continue;
+		}
+		switch (walk_level(cfd, depth + 1, fn, ctx)) {
+		case -2:
+			closedir(d);
+			return -2;
+		case -1:
+			r = -1;
+		}
+	}
+	closedir(d);
+	return r;
+}
+
+int walk_at(int dfd, walk_fn *fn, void *ctx)
+{
+	return walk_level(dfd, 1, fn, ctx) < 0 ? -1 : 0;
+}
+
 /* One folder on the way down: what rm_tree_at still has to enter. */
 struct rm_level {
 	char *name; /* in its parent; NULL for the top */

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -123,6 +124,18 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 /* The same for a strbuf, which it releases; a failure fills e (exit 3). */
 int sb_write_atomic(const char *path, struct strbuf *sb, struct uerr *e);
 int mkdir_p(const char *path, mode_t mode);
+/*
+ * A walk of the folder dfd (which it closes) by descriptors, never
+ * following a link, one descriptor per level: fn gets each entry's folder,
+ * name, lstat and depth (1 for dfd's own entries) and says whether to
+ * enter it (a folder), go on, or stop. Returns 0, or -1 when fn stopped
+ * the walk or a folder it chose could not be opened (the walk goes on past
+ * that one).
+ */
+enum walk_step { WALK_NEXT, WALK_ENTER, WALK_STOP };
+typedef enum walk_step walk_fn(int dfd, const char *name, const struct stat *st, int depth,
+			       void *ctx);
+int walk_at(int dfd, walk_fn *fn, void *ctx);
 /*
  * rm -rf: by descriptors, never following a link, at any depth (0 or the
  * first -errno). rm_contents empties a folder and keeps it.

@@ -644,47 +644,30 @@ static unsigned long long sat_add(unsigned long long a, unsigned long long b)
 	return a + b < a ? ULLONG_MAX : a + b;
 }
 
-static unsigned long long tree_bytes(int dfd, int depth, bool *deep)
+struct measure {
+	unsigned long long bytes;
+	bool deep;
+};
+
+static enum walk_step measure(int dfd, const char *name, const struct stat *st, int depth,
+			      void *ctx)
 {
-	DIR *d = fdopendir(dfd);
-	struct dirent *de;
-	unsigned long long sum = 0;
+	struct measure *m = ctx;
 
-	if (!d) {
-		close(dfd);
-		return 0;
-	}
-	while ((de = readdir(d)) && !*deep) {
-		struct stat st;
-		int cfd;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (S_ISREG(st.st_mode))
-			sum = sat_add(sum, (unsigned long long)st.st_size);
-		if (!S_ISDIR(st.st_mode))
-			continue;
-		if (depth >= RESULTS_MAX_DEPTH) {
-			*deep = true;
-			continue;
-		}
-		/*
-		 * Not root, the guest's files are the user's, and a guest can
-		 * take its own rights away (chmod 300) to hide a folder from
-		 * this walk: give them back.
-		 */
-		if (((st.st_mode & 0700) != 0700 &&
-		     fchmodat(dfd, de->d_name, st.st_mode | 0700, 0) < 0) ||
-		    (cfd = openat(dfd, de->d_name,
-				  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-			*deep = true; /* a folder it cannot measure counts as too much */
-			continue;
-		}
-		sum = sat_add(sum, tree_bytes(cfd, depth + 1, deep));
-	}
-	closedir(d);
-	return sum;
+	if (S_ISREG(st->st_mode))
+		m->bytes = sat_add(m->bytes, (unsigned long long)st->st_size);
+	if (!S_ISDIR(st->st_mode))
+		return WALK_NEXT;
+	if (depth >= RESULTS_MAX_DEPTH)
+		m->deep = true;
+	/*
+	 * Not root, the guest's files are the user's, and a guest can take
+	 * its own rights away (chmod 300) to hide a folder from this walk:
+	 * give them back. A folder it cannot measure counts as too much.
+	 */
+	else if ((st->st_mode & 0700) != 0700 && fchmodat(dfd, name, st->st_mode | 0700, 0) < 0)
+		m->deep = true;
+	return m->deep ? WALK_STOP : WALK_ENTER;
 }
 
 bool guest_results_full(struct guest *g, unsigned long long limit, bool last)
@@ -697,12 +680,14 @@ bool guest_results_full(struct guest *g, unsigned long long limit, bool last)
 		return g->results_full;
 	dir = xasprintf("%s/g%d/results", g->spec->stage->dir, g->spec->index);
 	if (!g->results_full) {
-		bool deep = false;
+		struct measure m = { 0 };
 
 		fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0 && (tree_bytes(fd, 1, &deep) > limit || deep)) {
+		if (fd >= 0 && walk_at(fd, measure, &m) < 0)
+			m.deep = true;
+		if (m.bytes > limit || m.deep) {
 			g->results_full = true;
-			g->results_deep = deep;
+			g->results_deep = m.deep;
 			g->limit = limit;
 			if (!g->reaped)
 				kill_guest(g);

@@ -504,52 +504,36 @@ static char *collect_artifacts(const struct sched_opts *so, const struct slot *s
  */
 #define SANITIZE_DEPTH 300
 
-/* Returns how many links, FIFOs, devices and sockets went (closes dfd). */
-static size_t sanitize_at(int dfd, int depth)
+/* ctx counts the links, FIFOs, devices and sockets removed. */
+static enum walk_step defuse(int dfd, const char *name, const struct stat *st, int depth, void *ctx)
 {
-	DIR *d = fdopendir(dfd);
-	struct dirent *de;
-	size_t removed = 0;
+	size_t *removed = ctx;
 
-	if (!d) {
-		close(dfd);
-		return 0;
+	if (S_ISREG(st->st_mode)) {
+		/* A file whose bits cannot be cleared does not stay. */
+		if ((st->st_mode & (S_ISUID | S_ISGID | S_ISVTX | S_IWGRP | S_IWOTH)) &&
+		    fchmodat(dfd, name, st->st_mode & 0755, 0) < 0)
+			*removed += unlinkat(dfd, name, 0) == 0;
+		return WALK_NEXT;
 	}
-	while ((de = readdir(d))) {
-		const char *name = de->d_name;
-		struct stat st;
-		int cfd;
-
-		if (!strcmp(name, ".") || !strcmp(name, "..") ||
-		    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (S_ISREG(st.st_mode)) {
-			/* A file whose bits cannot be cleared does not stay. */
-			if ((st.st_mode & (S_ISUID | S_ISGID | S_ISVTX | S_IWGRP | S_IWOTH)) &&
-			    fchmodat(dfd, name, st.st_mode & 0755, 0) < 0)
-				removed += unlinkat(dfd, name, 0) == 0;
-			continue;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			removed += unlinkat(dfd, name, 0) == 0;
-			continue;
-		}
-		/* Owner rwx: whoever runs umlrun can walk, read and delete it. */
-		if (fchmodat(dfd, name, (st.st_mode & 0755) | 0700, 0) < 0)
-			continue; /* not ours: left as it is, and not entered */
-		if (depth < SANITIZE_DEPTH &&
-		    (cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
-			removed += sanitize_at(cfd, depth + 1);
+	if (!S_ISDIR(st->st_mode)) {
+		*removed += unlinkat(dfd, name, 0) == 0;
+		return WALK_NEXT;
 	}
-	closedir(d);
-	return removed;
+	/* Owner rwx: whoever runs umlrun can walk, read and delete it. */
+	if (fchmodat(dfd, name, (st->st_mode & 0755) | 0700, 0) < 0)
+		return WALK_NEXT; /* not ours: left as it is, and not entered */
+	return depth < SANITIZE_DEPTH ? WALK_ENTER : WALK_NEXT;
 }
 
 static size_t sanitize_artifacts(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	size_t removed = 0;
 
-	return fd < 0 ? 0 : sanitize_at(fd, 1);
+	if (fd >= 0)
+		walk_at(fd, defuse, &removed);
+	return removed;
 }
 
 /* Closes the test's logs; returns what could not be written, or NULL. */
