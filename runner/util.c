@@ -828,3 +828,11 @@ char *str_printable(const char *s)
 	}
 	return sb.len ? sb_detach(&sb) : xstrdup("");
 }
+
+unsigned long long size_bytes(const char *size)
+{
+	char *end;
+	unsigned long long v = strtoull(size, &end, 10);
+
+	return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
+}

@@ -116,6 +116,8 @@ void sb_add_utf8(struct strbuf *sb, const unsigned char **p);
 char *sb_detach(struct strbuf *sb);
 /* s fit for a one-line message: control and non-ASCII bytes as \n, \r, \t or \xNN. */
 char *str_printable(const char *s);
+/* A size such as 256M (one mem_size_valid accepts: K, M or G, or none) in bytes. */
+unsigned long long size_bytes(const char *size);
 
 /* Files. All return 0 or -errno. */
 int read_file(const char *path, char **out, size_t *len);

@@ -242,31 +242,13 @@ static int bind_mount(const char *from, const char *to, unsigned long flags)
 
 /*
  * The size limit of the guest's memory folder, in KiB: its memory file
- * (MEM) and 64 MiB to spare. A guest can reach the folder over hostfs, and
- * anything it writes there is host memory. 0 when MEM does not parse.
+ * (MEM, a size already checked: --mem or a suite's mem=) and 64 MiB to
+ * spare. A guest can reach the folder over hostfs, and anything it writes
+ * there is host memory.
  */
 static unsigned long long mem_folder_kib(const char *mem)
 {
-	unsigned long long v;
-	char *end;
-
-	if (!mem)
-		return 0;
-	errno = 0;
-	v = strtoull(mem, &end, 10);
-	if (errno || end == mem || v > (1ULL << 40))
-		return 0;
-	if (*end == 'G')
-		v <<= 20;
-	else if (*end == 'M')
-		v <<= 10;
-	else if (*end == 'K')
-		;
-	else if (!*end)
-		v >>= 10;
-	else
-		return 0;
-	return v + (64 << 10);
+	return (size_bytes(mem) >> 10) + (64 << 10);
 }
 
 int confine_mounts(const struct confine_plan *p, const char *stage, int index, uid_t uid, gid_t gid,
@@ -299,10 +281,8 @@ int confine_mounts(const struct confine_plan *p, const char *stage, int index, u
 		_cleanup_free_ char *to = xasprintf("%s" CONFINE_JAIL_GUEST, jail);
 
 		_cleanup_free_ char *uml = xasprintf("%s/uml", to);
-		unsigned long long kib = mem_folder_kib(mem);
 		_cleanup_free_ char *opts =
-		    kib ? xasprintf("mode=0700,uid=%u,gid=%u,size=%lluk", uid, gid, kib)
-			: xasprintf("mode=0700,uid=%u,gid=%u", uid, gid);
+		    xasprintf("mode=0700,uid=%u,gid=%u,size=%lluk", uid, gid, mem_folder_kib(mem));
 
 		if ((r = bind_mount(from, to, MS_NOSUID | MS_NODEV)) < 0)
 			return r;

@@ -38,15 +38,6 @@ bool mem_size_valid(const char *s)
 	return !*end && v <= ULLONG_MAX >> shift;
 }
 
-/* One value of size (valid for mem_size_valid) in bytes. */
-static unsigned long long mem_bytes(const char *size)
-{
-	char *end;
-	unsigned long long v = strtoull(size, &end, 10);
-
-	return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
-}
-
 unsigned long long guest_mem_max(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES);
@@ -57,7 +48,7 @@ unsigned long long guest_mem_max(void)
 
 int guest_mem_check(const char *what, const char *size, struct uerr *e)
 {
-	unsigned long long v = mem_bytes(size), max = guest_mem_max();
+	unsigned long long v = size_bytes(size), max = guest_mem_max();
 	char range[64];
 
 	if (max)
