@@ -32,6 +32,24 @@ static void usage_error(char **argv, const char *want, const char *want2, const 
 	opts_free(&o);
 }
 
+/*
+ * ARG in argv (also the test's name): refused with exit 2 and want in the
+ * message, or parsed when want is NULL.
+ */
+static void refused_or_parsed(char **argv, const char *arg, const char *want)
+{
+	struct opts o;
+	struct uerr e;
+
+	if (want) {
+		usage_error(argv, arg, want, arg);
+		return;
+	}
+	if (!ok(parse(argv, &o, &e) == 0, "%s accepted", arg))
+		diag("  got: %s", e.msg);
+	opts_free(&o);
+}
+
 static void test_defaults(void)
 {
 	char *argv[] = { "umlrun", "run", NULL };
@@ -419,15 +437,8 @@ static void test_mem_range(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		_cleanup_free_ char *arg = xasprintf("--mem=%s", cases[i].size);
 		char *argv[] = { "umlrun", "exec", arg, "--", "true", NULL };
-		struct opts o;
 
-		if (cases[i].want) {
-			usage_error(argv, arg, cases[i].want, arg);
-		} else {
-			if (!ok(parse(argv, &o, &e) == 0, "%s accepted", arg))
-				diag("  got: %s", e.msg);
-			opts_free(&o);
-		}
+		refused_or_parsed(argv, arg, cases[i].want);
 	}
 	ok(guest_mem_max() >= 1ULL << 30, "the host's RAM is known (and 1G or more)");
 	{
@@ -466,16 +477,8 @@ static void test_run_list(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		_cleanup_free_ char *arg = xasprintf("--run=%s", cases[i].list);
 		char *argv[] = { "umlrun", "run", arg, NULL };
-		struct opts o;
-		struct uerr e;
 
-		if (cases[i].want) {
-			usage_error(argv, arg, cases[i].want, arg);
-		} else {
-			if (!ok(parse(argv, &o, &e) == 0, "%s accepted", arg))
-				diag("  got: %s", e.msg);
-			opts_free(&o);
-		}
+		refused_or_parsed(argv, arg, cases[i].want);
 	}
 }
 
