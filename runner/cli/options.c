@@ -557,38 +557,6 @@ static int run_list_check(const char *s, struct uerr *e)
 	}
 }
 
-/*
- * --mount=HOST[:GUEST][:rw], the form only: boot.c's guest_mount_parse
- * resolves HOST and checks GUEST once the session starts. It splits at
- * the first ':', so a path holding one would be cut in two (HOST) or kept
- * whole (GUEST: "/data:rx" would become a mount point); neither may.
- * ":ro", the default, is taken too, as guest_mount_parse takes it.
- */
-static int mount_spec_check(const char *spec, struct uerr *e)
-{
-	const char *c1 = strchr(spec, ':');
-	const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-	const char *mode = c2 ? c2 + 1 : c1 ? c1 + 1 : NULL;
-	bool has_mode = mode && (!strcmp(mode, "rw") || !strcmp(mode, "ro"));
-
-	if (!*spec || spec == c1)
-		return uerr_set(e, EXIT_USAGE,
-				"--mount=%s: no HOST folder; want HOST[:GUEST][:rw], e.g. "
-				"--mount=$HOME/proj:/src",
-				spec);
-	if (c2 && strchr(c2 + 1, ':'))
-		return uerr_set(e, EXIT_USAGE,
-				"--mount=%s: too many ':'; want HOST[:GUEST][:rw], and neither "
-				"path may hold ':'",
-				spec);
-	if (c2 && !has_mode)
-		return uerr_set(e, EXIT_USAGE,
-				"--mount=%s: want HOST[:GUEST][:rw]: after GUEST only rw may "
-				"follow, not '%s' (and GUEST may not hold ':')",
-				spec, mode);
-	return 0;
-}
-
 static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 {
 	switch (c) {
@@ -734,8 +702,6 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		o->run_list = arg;
 		return 0;
 	case O_MOUNT:
-		if (mount_spec_check(arg, e) < 0)
-			return -1;
 		push(&o->mounts, &o->nmounts, arg);
 		return 0;
 	case O_PLAIN:

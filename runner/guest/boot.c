@@ -432,6 +432,37 @@ static bool path_within(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
 }
 
+/*
+ * --mount=HOST[:GUEST][:rw], the form, before guest_mount_parse splits it:
+ * it splits at the first ':', so a path holding one would be cut in two
+ * (HOST) or kept whole (GUEST: "/data:rx" would become a mount point);
+ * neither may. ":ro", the default, is taken too.
+ */
+static int mount_form_check(const char *spec, struct uerr *e)
+{
+	const char *c1 = strchr(spec, ':');
+	const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	const char *mode = c2 ? c2 + 1 : c1 ? c1 + 1 : NULL;
+	bool has_mode = mode && (!strcmp(mode, "rw") || !strcmp(mode, "ro"));
+
+	if (!*spec || spec == c1)
+		return uerr_set(e, EXIT_USAGE,
+				"--mount=%s: no HOST folder; want HOST[:GUEST][:rw], e.g. "
+				"--mount=$HOME/proj:/src",
+				spec);
+	if (c2 && strchr(c2 + 1, ':'))
+		return uerr_set(e, EXIT_USAGE,
+				"--mount=%s: too many ':'; want HOST[:GUEST][:rw], and neither "
+				"path may hold ':'",
+				spec);
+	if (c2 && !has_mode)
+		return uerr_set(e, EXIT_USAGE,
+				"--mount=%s: want HOST[:GUEST][:rw]: after GUEST only rw may "
+				"follow, not '%s' (and GUEST may not hold ':')",
+				spec, mode);
+	return 0;
+}
+
 int guest_mount_parse(const char *spec, struct confine_mount *m, struct uerr *e)
 {
 	static const char *const own[] = { "/",	   "/suite", "/results", "/tmp", "/run",
@@ -445,6 +476,8 @@ int guest_mount_parse(const char *spec, struct confine_mount *m, struct uerr *e)
 	bool rw = false;
 
 	memset(m, 0, sizeof(*m));
+	if (mount_form_check(spec, e) < 0)
+		return -1;
 	c = strrchr(copy, ':');
 	if (c && !strcmp(c, ":rw")) {
 		rw = true;

@@ -286,13 +286,65 @@ static void test_join(void)
 	ok(j3 == NULL || !strcmp(j3, ""), "strv_join: no words, empty line");
 }
 
+/* --mount=HOST[:GUEST][:rw]: its form, before the paths are resolved. */
+static void test_mount_form(void)
+{
+	static const struct {
+		const char *spec; /* D: an existing folder */
+		const char *want; /* NULL: accepted */
+	} cases[] = {
+		{ "D:/data:rx", "only rw may follow, not 'rx'" },
+		{ "D:/a:b", "GUEST may not hold ':'" },
+		{ "D:/data:", "only rw may follow" },
+		{ "D:/a:b:rw", "too many ':'" },
+		{ ":/data", "no HOST folder" },
+		{ "", "no HOST folder" },
+		{ "D", NULL },
+		{ "D:/d", NULL },
+		{ "D:/d:rw", NULL },
+		{ "D:rw", NULL },
+		{ "D::rw", NULL },
+		{ "D:/d:ro", NULL },
+	};
+	char dir[] = "/tmp/umlrun-mount.XXXXXX";
+
+	if (!mkdtemp(dir)) {
+		ok(false, "mkdtemp");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *d = strchr(cases[i].spec, 'D');
+		_cleanup_free_ char *spec =
+		    d ? xasprintf("%.*s%s%s", (int)(d - cases[i].spec), cases[i].spec, dir, d + 1)
+		      : xstrdup(cases[i].spec);
+		struct confine_mount m;
+		struct uerr e = { 0 };
+		int r = guest_mount_parse(spec, &m, &e);
+
+		if (cases[i].want) {
+			ok(r < 0 && e.code == EXIT_USAGE && !strchr(e.msg, '\n'),
+			   "--mount=%s: exit 2, one line", cases[i].spec);
+			ok(strstr(e.msg, cases[i].want) != NULL, "--mount=%s: says '%s'",
+			   cases[i].spec, cases[i].want);
+		} else {
+			if (!ok(r == 0 && !strcmp(m.host, dir), "--mount=%s: accepted",
+				cases[i].spec))
+				diag("  got: %s", e.msg);
+			free(m.host);
+			free(m.guest);
+		}
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
-	plan(56);
+	plan(56 + 18);
 	test_modes();
 	test_start();
 	test_stage_params();
 	test_argv();
 	test_join();
+	test_mount_form();
 	return done_testing();
 }

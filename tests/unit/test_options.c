@@ -482,45 +482,6 @@ static void test_run_list(void)
 	}
 }
 
-/* --mount=HOST[:GUEST][:rw]: the form, before the session resolves the paths. */
-static void test_mount_form(void)
-{
-	static const struct {
-		const char *spec;
-		const char *want; /* NULL: accepted */
-	} cases[] = {
-		{ "/x:/data:rx", "only rw may follow, not 'rx'" },
-		{ "/x:/a:b", "GUEST may not hold ':'" },
-		{ "/x:/data:", "only rw may follow" },
-		{ "/x:/a:b:rw", "too many ':'" },
-		{ ":/data", "no HOST folder" },
-		{ "", "no HOST folder" },
-		{ "/x", NULL },
-		{ "/x:/d", NULL },
-		{ "/x:/d:rw", NULL },
-		{ "/x:rw", NULL },
-		{ "/x::rw", NULL },
-		{ "/x:/d:ro", NULL },
-	};
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		_cleanup_free_ char *arg = xasprintf("--mount=%s", cases[i].spec);
-		char *argv[] = { "umlrun", "exec", arg, "--", "true", NULL };
-		struct opts o;
-		struct uerr e;
-
-		if (cases[i].want) {
-			usage_error(argv, arg, cases[i].want, arg);
-		} else {
-			if (!ok(parse(argv, &o, &e) == 0 && o.nmounts == 1 &&
-				    !strcmp(o.mounts[0], cases[i].spec),
-				"%s accepted, kept as given", arg))
-				diag("  got: %s", e.msg);
-			opts_free(&o);
-		}
-	}
-}
-
 static void test_timeout(void)
 {
 	static const struct {
@@ -712,7 +673,7 @@ static void test_cpu_cost(void)
 
 int main(void)
 {
-	plan(169 + 26 + 4 + 18 + 21 + 25 + 24 + 2);
+	plan(169 + 26 + 4 + 18 + 21 + 25 + 2);
 	{
 		/* The help's defaults are suite.h's (one home for the limits). */
 		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
@@ -731,7 +692,6 @@ int main(void)
 	test_mem();
 	test_mem_range();
 	test_run_list();
-	test_mount_form();
 	test_timeout();
 	test_help();
 	test_scale_options();
