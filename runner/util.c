@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <openssl/evp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -685,14 +686,41 @@ void hasher_final(struct hasher *h, char hex[65])
 	free(h);
 }
 
+/*
+ * ${XDG_CACHE_HOME:-~/.cache}/umlrun. A relative XDG_CACHE_HOME is ignored
+ * (the XDG spec says so: it would mean another folder from every working
+ * folder), and without HOME the user's home comes from the password
+ * database, never a shared folder such as /tmp. A cache that exists must be
+ * the user's own and writable by nobody else: umlrun runs what it holds
+ * (kernels, build trees), so another user's cache could run code as us.
+ */
 char *cache_root(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
+	struct passwd *pw;
+	struct stat st;
+	char *root;
 
-	if (xdg && *xdg)
-		return xasprintf("%s/umlrun", xdg);
-	return xasprintf("%s/.cache/umlrun", home && *home ? home : "/tmp");
+	if (xdg && xdg[0] == '/') {
+		root = xasprintf("%s/umlrun", xdg);
+	} else {
+		if (!home || home[0] != '/')
+			home = (pw = getpwuid(geteuid())) && pw->pw_dir ? pw->pw_dir : NULL;
+		if (!home || home[0] != '/')
+			die(EXIT_USAGE,
+			    "no folder for the cache: set XDG_CACHE_HOME (or HOME) to an "
+			    "absolute path");
+		root = xasprintf("%s/.cache/umlrun", home);
+	}
+	if (stat(root, &st) == 0 && (st.st_uid != geteuid() || (st.st_mode & 022)))
+		die(EXIT_USAGE,
+		    "the cache %s %s: umlrun runs what its cache holds; use a folder of your own "
+		    "(XDG_CACHE_HOME=DIR)",
+		    root,
+		    st.st_uid != geteuid() ? "belongs to another user"
+					   : "is writable by other users");
+	return root;
 }
 
 size_t utf8_valid_len(const unsigned char *p)
@@ -835,4 +863,39 @@ unsigned long long size_bytes(const char *size)
 	unsigned long long v = strtoull(size, &end, 10);
 
 	return *end == 'K' ? v << 10 : *end == 'M' ? v << 20 : *end == 'G' ? v << 30 : v;
+}
+
+/*
+ * What an interrupted umlrun left in a cache folder (NAME.tmp-PID of a
+ * process that is gone): never mistaken for a finished entry, but removed
+ * so that it does not pile up (an extracted kernel source is 1.3 GB).
+ */
+bool stale_tmp_name(const char *name)
+{
+	const char *t = strstr(name, ".tmp-");
+	char *end;
+	long pid;
+
+	if (!t)
+		return false;
+	errno = 0;
+	pid = strtol(t + 5, &end, 10);
+	return !errno && !*end && pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+void sweep_stale_tmp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (stale_tmp_name(de->d_name)) {
+			_cleanup_free_ char *path = xasprintf("%s/%s", dir, de->d_name);
+
+			rm_rf(path);
+		}
+	}
+	closedir(d);
 }

@@ -197,6 +197,10 @@ void hasher_add(struct hasher *h, const void *data, size_t len);
 void hasher_add_str(struct hasher *h, const char *s); /* includes the NUL */
 /* $XDG_CACHE_HOME/umlrun, or ~/.cache/umlrun. */
 char *cache_root(void);
+/* NAME.tmp-PID whose process is gone: what an interrupted umlrun left. */
+bool stale_tmp_name(const char *name);
+/* Removes the stale NAME.tmp-PID entries of a cache folder. */
+void sweep_stale_tmp(const char *dir);
 
 int hasher_add_file(struct hasher *h, const char *path); /* 0 or -errno */
 void hasher_final(struct hasher *h, char hex[65]);	 /* frees h */

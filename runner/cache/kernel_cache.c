@@ -314,6 +314,9 @@ static int extract_tarball(const char *root, const char *tarball, const char *id
 	_cleanup_free_ char *log = xasprintf("%s/src/%s.log", root, id);
 	if (!is_dir(dir)) {
 		char *argv[] = { "tar", "-C", tmp, "-xf", (char *)tarball, NULL };
+		_cleanup_free_ char *src_dir = xasprintf("%s/src", root);
+
+		sweep_stale_tmp(src_dir);
 
 		if (rm_rf(tmp) < 0 || mkdir_p(tmp, 0755) < 0)
 			return uerr_sys(e, EXIT_INFRA, "cannot create %s", tmp);

@@ -76,9 +76,12 @@ struct tally {
 	int entries;
 };
 
-/* Prunes CACHE/sub: entries KEY (a folder), KEY.log, KEY.tmp-PID. */
-static int prune_sub(const struct prune_opts *o, const char *sub, FILE *out, struct tally *t,
-		     struct uerr *e)
+/*
+ * Prunes CACHE/sub: entries KEY (a folder), KEY.log, KEY.tmp-PID; with
+ * only_stale, only the KEY.tmp-PID of a process that is gone.
+ */
+static int prune_sub(const struct prune_opts *o, const char *sub, bool only_stale, FILE *out,
+		     struct tally *t, struct uerr *e)
 {
 	_cleanup_free_ char *dir = xasprintf("%s/%s", o->cache, sub);
 	DIR *d = opendir(dir);
@@ -106,8 +109,10 @@ static int prune_sub(const struct prune_opts *o, const char *sub, FILE *out, str
 		_cleanup_free_ char *size = NULL;
 		unsigned long long bytes;
 
-		if (r < 0 || kept(o, key) || in_progress(names[i]) || used_lately(o, key) ||
-		    used_lately(o, path))
+		/* What an interrupted umlrun left goes whatever its age. */
+		if (r < 0 || (!stale_tmp_name(names[i]) &&
+			      (only_stale || kept(o, key) || in_progress(names[i]) ||
+			       used_lately(o, key) || used_lately(o, path))))
 			continue;
 		bytes = bytes_of(path);
 		if (!o->dry_run && rm_rf(path) < 0) {
@@ -141,7 +146,10 @@ int cache_prune(const struct prune_opts *o, FILE *out, struct uerr *e)
 	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (lock < 0 || flock(lock, LOCK_EX) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot lock %s", lockpath);
-	if (prune_sub(o, "kernels", out, &t, e) < 0 || prune_sub(o, "rootfs", out, &t, e) < 0)
+	/* Of the extracted sources, only what an interrupted extraction left. */
+	if (prune_sub(o, "kernels", false, out, &t, e) < 0 ||
+	    prune_sub(o, "rootfs", false, out, &t, e) < 0 ||
+	    prune_sub(o, "src", true, out, &t, e) < 0)
 		return -1;
 	if (!t.entries) {
 		fprintf(out, "nothing to remove in %s\n", o->cache);

@@ -167,6 +167,7 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 	root = xasprintf("%.*s", (int)(strrchr(*dir, '/') - *dir), *dir);
 	if (mkdir_p(root, 0755) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot create %s", root);
+	sweep_stale_tmp(root);
 	tmp = xasprintf("%s.tmp-%ld", *dir, (long)getpid());
 	log = xasprintf("%s.log", *dir);
 	rm_rf(tmp);

@@ -216,7 +216,8 @@ static const struct command_desc {
 	  "                         passes is reported flaky\n" SELECT_HELP
 	  "  --list                 print the selected tests and run nothing\n"
 	  "  -q, --quiet            print only each test file's result line\n"
-	  "  -v, --verbose          copy each guest's console to stderr\n"
+	  "  -v, --verbose          copy each guest's console to stderr (with -j, each\n"
+	  "                         line tagged [SUITE/TEST])\n"
 	  "  --trace                trace the test bodies (the harness's -x, set -x) into\n"
 	  "                         each console.log; with -v, live\n"
 	  "  --immediate            stop a test file at its first failing test (-i)\n"
@@ -248,12 +249,14 @@ static const struct command_desc {
 	  "List the test files (all suites by default), as 'run' would select them.\n"
 	  "\n"
 	  "  --suite-dir=DIR        suites from DIR instead of the project's\n" SELECT_HELP
+	  "  --results=DIR          where --rerun-failed finds the last run (default\n"
+	  "                         ./results)\n"
 	  "  -h, --help             show this help\n" },
 	{ CMD_MERGE, "merge", BIT(O_OUTPUT),
 	  "Usage: umlrun merge --output=DIR RUN_DIR...\n"
 	  "Merge the run folders of the shards of one run (umlrun run --shard=K/N)\n"
-	  "into one results.json, junit.xml and ktap.txt in DIR. Fails if a shard is\n"
-	  "missing or two shards ran the same test.\n"
+	  "into one results.json, junit.xml, ktap.txt and report.html in DIR. Fails\n"
+	  "if a shard is missing or two shards ran the same test.\n"
 	  "\n"
 	  "  --output=DIR           where the merged results go (must not exist)\n"
 	  "  -h, --help             show this help\n" },

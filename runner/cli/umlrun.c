@@ -654,12 +654,26 @@ static void find_tests(struct session *s, struct test_list *tests)
 		load_last_run(s, &last);
 	if (suites_find(suites, o->args, o->nargs, tests, &e) < 0)
 		uerr_die(&e);
+	/* A --filter that matches nothing is a typo, not an empty run that passes. */
+	for (size_t f = 0; f < o->nfilters; f++) {
+		size_t i = 0;
+
+		while (i < tests->n && !matches_any(&o->filters[f], 1, tests->v[i].id))
+			i++;
+		if (i == tests->n)
+			die(EXIT_USAGE,
+			    "--filter='%s' matches no test file id%s; 'umlrun list' shows them",
+			    o->filters[f], o->nargs ? " of the suites or tests named" : "");
+	}
 	keep = xcalloc(tests->n, sizeof(bool));
 	for (size_t i = 0; i < tests->n; i++)
 		keep[i] = (!o->nfilters || matches_any(o->filters, o->nfilters, tests->v[i].id)) &&
 			  !matches_any(o->excludes, o->nexcludes, tests->v[i].id) &&
 			  (!o->rerun_failed || failed_last_time(&last, tests->v[i].id));
 	keep_tests(tests, keep);
+	if (!tests->n && (o->nfilters || o->nexcludes))
+		die(EXIT_USAGE, "--filter and --exclude leave no test file to %s",
+		    o->cmd == CMD_LIST ? "list" : "run");
 	if (o->shard) {
 		select_shard(o, tests, keep);
 		keep_tests(tests, keep);
@@ -769,6 +783,7 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	double t0 = monotonic_now();
 	struct uerr e;
 	bool sched_failed;
+	int out_err, ktap_err;
 	char **argv;
 	FILE *ktap;
 
@@ -836,10 +851,27 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	if (run->out && run->res.host_signal)
 		fprintf(run->out, "# interrupted by %s: %zu of %zu test files ran\n",
 			sigabbrev_np(run->res.host_signal), run->res.nrec, total);
+	else if (run->out && run->res.nrec < total)
+		fprintf(run->out, "# the run failed (see above): %zu of %zu test files ran\n",
+			run->res.nrec, total);
+	sched_write_errors(&out_err, &ktap_err);
 	errno = 0;
-	if (ferror(ktap) | (fclose(ktap) != 0)) {
+	if (ferror(ktap) | (fclose(ktap) != 0) || ktap_err) {
 		fprintf(stderr, "%s: cannot write %s: %s\n", prog_name, ktap_path,
-			strerror(errno ? errno : EIO));
+			strerror(ktap_err ? ktap_err
+				 : errno  ? errno
+					  : EIO));
+		run->exit_code = EXIT_INFRA;
+	}
+	/* The result lines did not reach their reader: not a pass. */
+	if (run->out && (out_err || fflush(run->out) != 0 || ferror(run->out)) &&
+	    !run->res.host_signal) {
+		fprintf(stderr, "%s: cannot write the results to stdout: %s (they are in %s)\n",
+			prog_name,
+			strerror(out_err ? out_err
+				 : errno ? errno
+					 : EIO),
+			run->dir);
 		run->exit_code = EXIT_INFRA;
 	}
 	write_reports(s, run, example);
@@ -895,6 +927,42 @@ static void check_gdb_guest(struct session *s)
 	find_gdb("--gdb-guest", o->gdb_guest_script, &s->gdb_guest, &s->gdb_guest_script);
 }
 
+/*
+ * Whether the folder dir is writable, or could be made (its nearest
+ * existing ancestor a writable folder), without making it: an input
+ * refused later must leave nothing behind. errno says why not.
+ */
+static bool could_create(const char *dir)
+{
+	_cleanup_free_ char *p = xstrdup(dir);
+	struct stat st;
+
+	for (;;) {
+		if (stat(p, &st) == 0) {
+			if (!S_ISDIR(st.st_mode)) {
+				errno = ENOTDIR;
+				return false;
+			}
+			return access(p, W_OK | X_OK) == 0;
+		}
+		if (errno != ENOENT)
+			return false;
+		char *slash = strrchr(p, '/');
+
+		while (slash && slash > p && slash[1] == '\0') { /* trailing slashes */
+			*slash = '\0';
+			slash = strrchr(p, '/');
+		}
+		if (!slash) {
+			strcpy(p, ".");
+		} else if (slash == p) {
+			p[1] = '\0';
+		} else {
+			*slash = '\0';
+		}
+	}
+}
+
 /* Before anything is built or written: the input must make sense. */
 static void check_inputs(struct session *s)
 {
@@ -916,11 +984,21 @@ static void check_inputs(struct session *s)
 	    s->o->cmd == CMD_KUNIT) {
 		const char *dir = s->o->results_dir ? s->o->results_dir : "results";
 
-		if (mkdir_p(dir, 0755) < 0 || access(dir, W_OK) < 0)
+		if (!could_create(dir))
 			die_sys(EXIT_USAGE,
 				"results folder %s is not writable; give another with --results",
 				dir);
 	}
+}
+
+static int by_seed(const void *a, const void *b)
+{
+	const struct record *x = *(const struct record *const *)a;
+	const struct record *y = *(const struct record *const *)b;
+
+	if (x->seed != y->seed)
+		return x->seed < y->seed ? -1 : 1;
+	return strcmp(x->test->id, y->test->id);
 }
 
 /*
@@ -929,20 +1007,19 @@ static void check_inputs(struct session *s)
  */
 static void print_seeds(const struct opts *o, const struct run *run)
 {
+	_cleanup_free_ const struct record **fails = xcalloc(run->res.nrec + 1, sizeof(*fails));
 	const struct record *first = NULL;
 	struct strbuf sb = { 0 };
 	size_t failed = 0;
 
-	for (size_t i = 0; i < run->res.nrec; i++) {
-		const struct record *r = &run->res.rec[i];
-
-		if (verdict_passed(r->verdict) || !r->seeded)
-			continue;
-		failed++;
-		sb_printf(&sb, " %s@%lld", r->test->id, r->seed);
-		if (!first || r->seed < first->seed)
-			first = r;
-	}
+	for (size_t i = 0; i < run->res.nrec; i++)
+		if (!verdict_passed(run->res.rec[i].verdict) && run->res.rec[i].seeded)
+			fails[failed++] = &run->res.rec[i];
+	/* In the seeds' order, not the order the runs ended in. */
+	qsort(fails, failed, sizeof(*fails), by_seed);
+	for (size_t i = 0; i < failed; i++)
+		sb_printf(&sb, " %s@%lld", fails[i]->test->id, fails[i]->seed);
+	first = failed ? fails[0] : NULL;
 	if (!failed) {
 		printf("# seeds: every run passed (%zu runs)\n", run->res.nrec);
 		return;
@@ -1727,6 +1804,10 @@ static int cmd_list(const struct opts *o)
 
 	find_project(&s);
 	find_tests(&s, &tests);
+	/* On stderr: stdout is the list, one id a line, for scripts. */
+	if (o->shuffle)
+		fprintf(stderr, "# shuffle seed: %llu (replay with --shuffle=%llu)\n",
+			(unsigned long long)s.seed, (unsigned long long)s.seed);
 	for (size_t i = 0; i < tests.n; i++)
 		printf("%s\n", tests.v[i].id);
 	tests_free(&tests);

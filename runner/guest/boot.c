@@ -11,6 +11,7 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -255,13 +256,27 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 }
 
 /* cp -a, or cp -al for hard links; a failure is the caller's to report. */
+/* What the last failed copy said (cp's last line), for the error message. */
+static char copy_error[256];
+
 static int copy_tree(const char *from, const char *to, bool link)
 {
 	char *argv[] = { "cp", link ? "-al" : "-a", (char *)from, (char *)to, NULL };
-	_cleanup_close_ int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	int st = run_argv(argv, null_fd);
+	_cleanup_close_ int fd = memfd_create("cp", MFD_CLOEXEC);
+	int st = run_argv(argv, fd);
+	ssize_t n;
 
-	return st == 0 ? 0 : -1;
+	copy_error[0] = '\0';
+	if (st == 0)
+		return 0;
+	if (fd >= 0 && (n = pread(fd, copy_error, sizeof(copy_error) - 1, 0)) > 0) {
+		char *end;
+
+		copy_error[n] = '\0';
+		end = copy_error + strcspn(copy_error, "\n");
+		*end = '\0';
+	}
+	return -1;
 }
 
 /* Checked as that user: every folder above the stage must let it through. */
@@ -405,7 +420,11 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 	}
 	return 0;
 fail:
-	uerr_sys(e, EXIT_INFRA, "cannot prepare the guest's folder %s", s->dir);
+	if (copy_error[0]) /* cp's own words name the cause (No space left...) */
+		uerr_set(e, EXIT_INFRA, "cannot prepare the guest's folder %s: %s", s->dir,
+			 copy_error);
+	else
+		uerr_sys(e, EXIT_INFRA, "cannot prepare the guest's folder %s", s->dir);
 	stage_destroy(s);
 	return -1;
 }

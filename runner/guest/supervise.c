@@ -38,7 +38,11 @@ const char *guest_end_name(enum guest_end e)
 	return names[e];
 }
 
-static const int watched_signals[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+/*
+ * SIGPIPE too: a reader of stdout or stderr that goes away (`| head`) ends
+ * the run as a signal does, with the reports written, not umlrun alone.
+ */
+static const int watched_signals[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 
 static void watched_set(sigset_t *set)
 {

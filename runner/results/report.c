@@ -298,7 +298,8 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 		  tests, failures, errors, skipped, ri->wall_seconds);
 	for (size_t i = 0; i < n; i++) {
 		const struct record *t = &r[i];
-		_cleanup_free_ char *name = t->attempt > 1
+		_cleanup_free_ char *name = t->seeded ? xasprintf("%s@%lld", t->test->id, t->seed)
+					    : t->attempt > 1
 						? xasprintf("%s#%d", t->test->id, t->attempt)
 						: xstrdup(t->test->id);
 
@@ -308,8 +309,9 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 			  t->outcome.wall_seconds);
 		sb_printf(&sb,
 			  "    <properties><property name=\"sim_seconds\" value=\"%.9f\"/>"
-			  "<property name=\"log\" value=\"",
-			  t->outcome.sim_seconds);
+			  "<property name=\"result\" value=\"%s\"/>",
+			  t->outcome.sim_seconds, verdict_name(t->verdict));
+		sb_adds(&sb, "<property name=\"log\" value=\"");
 		xml_str(&sb, t->dir);
 		sb_adds(&sb, "/console.log\"/></properties>\n");
 		for (size_t j = 0; j < t->ktap.ncases; j++) {
@@ -332,13 +334,24 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 			}
 			sb_adds(&sb, "</testcase>\n");
 		}
-		/* A file-level problem gets a case of its own, so viewers show it. */
-		if (t->verdict >= V_TIMEOUT || !t->ktap.ncases ||
+		/*
+		 * A file-level problem gets a case of its own, so viewers show
+		 * it; so does a flaky pass, as the <flakyFailure> of Maven
+		 * Surefire's reruns (Jenkins shows it, other readers skip it).
+		 */
+		if (t->verdict >= V_TIMEOUT || !t->ktap.ncases || t->verdict == V_FLAKY ||
 		    (t->verdict == V_FAIL && !t->ktap.counts[KTAP_FAIL])) {
 			sb_adds(&sb, "    <testcase classname=\"");
 			xml_str(&sb, name);
 			sb_adds(&sb, "\" name=\"(test file)\">");
-			if (t->verdict != V_PASS && t->verdict != V_SKIP) {
+			if (t->verdict == V_FLAKY) {
+				sb_printf(&sb,
+					  "<flakyFailure message=\"flaky: failed %d time%s, then "
+					  "passed (--retry)\">see ",
+					  t->failed_attempts, t->failed_attempts == 1 ? "" : "s");
+				xml_str(&sb, t->dir);
+				sb_adds(&sb, ".try1/console.log</flakyFailure>");
+			} else if (t->verdict != V_PASS && t->verdict != V_SKIP) {
 				sb_adds(&sb, t->verdict == V_FAIL ? "<failure message=\""
 								  : "<error message=\"");
 				xml_str(&sb, t->reason ? t->reason : verdict_name(t->verdict));
@@ -363,8 +376,11 @@ bool verdict_passed(enum verdict v)
 
 void record_result_line(struct strbuf *sb, const struct record *r, size_t number)
 {
-	sb_printf(sb, "%s %zu %s%s%s\n", verdict_passed(r->verdict) ? "ok" : "not ok", number,
-		  r->test->id, r->reason ? " # " : "", r->reason ? r->reason : "");
+	sb_printf(sb, "%s %zu %s", verdict_passed(r->verdict) ? "ok" : "not ok", number,
+		  r->test->id);
+	if (r->seeded)
+		sb_printf(sb, "@%lld", r->seed);
+	sb_printf(sb, "%s%s\n", r->reason ? " # " : "", r->reason ? r->reason : "");
 }
 
 int exit_code_of(const struct record *r, size_t n)

@@ -442,38 +442,6 @@ static int run_make(const struct kselftest_build_opts *o, char *const argv[], co
 	return 0;
 }
 
-/*
- * Builds that an interrupted umlrun left (KEY.tmp-PID of a process that is
- * gone): never mistaken for a finished build, but removed so that they do
- * not pile up.
- */
-static void sweep_stale(const char *base)
-{
-	DIR *d = opendir(base);
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		const char *t = strstr(de->d_name, ".tmp-");
-		char *end;
-		long pid;
-
-		if (!t)
-			continue;
-		errno = 0;
-		pid = strtol(t + 5, &end, 10);
-		if (errno || *end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		{
-			_cleanup_free_ char *path = xasprintf("%s/%s", base, de->d_name);
-
-			rm_rf(path);
-		}
-	}
-	closedir(d);
-}
-
 int kselftest_build(const struct kselftest_build_opts *o, char **dir, bool *built, struct uerr *e)
 {
 	_cleanup_free_ char *root = cache_root();
@@ -503,7 +471,7 @@ int kselftest_build(const struct kselftest_build_opts *o, char **dir, bool *buil
 	{
 		_cleanup_free_ char *base = xasprintf("%s/kselftest", root);
 
-		sweep_stale(base);
+		sweep_stale_tmp(base);
 	}
 	tmp = xasprintf("%s.tmp-%ld", *dir, (long)getpid());
 	failed_log = xasprintf("%s.failed.log", *dir);

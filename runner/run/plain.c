@@ -64,7 +64,9 @@ static char **executables(const char *dir, size_t *n)
 }
 
 /*
- * One test file: runs PROG, reports its exit status as one KTAP result.
+ * One test file: runs PROG, reports its exit status as one KTAP result (a
+ * failure's status on a diagnostic line before it: in the description it
+ * would make each status another test's name).
  * NAME and PROG hold only TEST_NAME_CHARS (checked before), so they are safe
  * in the comment, in the result lines and as a file name; PROG is quoted
  * all the same.
@@ -90,7 +92,7 @@ static int write_wrapper(const char *path, const char *name, const char *prog)
 		     "case $rc in\n"
 		     "0) echo \"ok 1 $prog\" ;;\n"
 		     "4) echo \"ok 1 $prog # SKIP exit status 4\" ;;\n"
-		     "*) echo \"not ok 1 $prog # exit status $rc\" ;;\n"
+		     "*) echo \"# exit status $rc\"; echo \"not ok 1 $prog\" ;;\n"
 		     "esac\n");
 	r = write_file_atomic(path, sb.buf, sb.len);
 	sb_release(&sb);

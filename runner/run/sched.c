@@ -46,18 +46,20 @@ struct test_io {
 	struct ktap *ktap;
 	FILE *ktap_log;
 	int console_fd;
-	int console_err;       /* the first failed write to console.log */
-	bool live;	       /* print at once (one slot) or keep for the end */
-	struct strbuf block;   /* the test's lines, when not live */
-	struct strbuf partial; /* an unfinished result line */
-	bool line_cut;	       /* partial reached LINE_MAX_BYTES */
-	bool c2;	       /* a 0xc2 byte waits: UTF-8 C1 control or not */
-	bool console_c2;       /* the same in the -v copy of the console */
-	bool console_cut;      /* console.log reached CONSOLE_MAX_BYTES */
-	size_t console_len;    /* bytes written to console.log */
-	size_t log_len;	       /* bytes of lines written to ktap.log */
-	size_t shown_len;      /* bytes of lines shown on stdout and in ktap.txt */
-	struct strbuf out_all; /* guest-visible output, for --check-determinism */
+	int console_err;	 /* the first failed write to console.log */
+	bool live;		 /* print at once (one slot) or keep for the end */
+	struct strbuf block;	 /* the test's lines, when not live */
+	struct strbuf partial;	 /* an unfinished result line */
+	bool line_cut;		 /* partial reached LINE_MAX_BYTES */
+	bool c2;		 /* a 0xc2 byte waits: UTF-8 C1 control or not */
+	bool console_c2;	 /* the same in the -v copy of the console */
+	const char *copy_tag;	 /* -v with several guests: "[ID] " before each line */
+	struct strbuf copy_line; /* then the copy's unfinished line */
+	bool console_cut;	 /* console.log reached CONSOLE_MAX_BYTES */
+	size_t console_len;	 /* bytes written to console.log */
+	size_t log_len;		 /* bytes of lines written to ktap.log */
+	size_t shown_len;	 /* bytes of lines shown on stdout and in ktap.txt */
+	struct strbuf out_all;	 /* guest-visible output, for --check-determinism */
 	struct strbuf err_all;
 	uint64_t hash[2]; /* FNV-1a of the whole output and stderr */
 };
@@ -135,6 +137,24 @@ static void draw_progress(struct sched *s)
 	s->drawn++;
 }
 
+/*
+ * The first error of a write to stdout or to the run's ktap.txt, as errno
+ * then had it: stdio keeps only that one happened (sched_write_errors).
+ */
+static int out_errno, ktap_errno;
+
+static void put(FILE *f, const char *text, int *err)
+{
+	if ((fputs(text, f) < 0 || fflush(f) != 0) && !*err)
+		*err = errno ? errno : EIO;
+}
+
+void sched_write_errors(int *out, int *ktap)
+{
+	*out = out_errno;
+	*ktap = ktap_errno;
+}
+
 static void emit(struct test_io *io, const char *fmt, ...) UMLRUN_PRINTF(2, 3);
 static void emit(struct test_io *io, const char *fmt, ...)
 {
@@ -146,12 +166,9 @@ static void emit(struct test_io *io, const char *fmt, ...)
 		die(EXIT_INFRA, "out of memory");
 	va_end(ap);
 	if (io->live) {
-		if (io->so->out) {
-			fputs(line, io->so->out);
-			fflush(io->so->out);
-		}
-		fputs(line, io->so->run_ktap);
-
+		if (io->so->out)
+			put(io->so->out, line, &out_errno);
+		put(io->so->run_ktap, line, &ktap_errno);
 	} else {
 		sb_adds(&io->block, line);
 	}
@@ -278,6 +295,24 @@ static void on_out(void *ctx, const char *data, size_t len)
 	}
 }
 
+static void copy_write(struct test_io *io, struct strbuf *sb)
+{
+	if (sb->len && write(io->so->console_copy, sb->buf, sb->len) < 0) {
+		/* A courtesy copy: console.log has it all. */
+	}
+	sb_release(sb);
+}
+
+/* The -v copy's unfinished line, tagged, into sb. */
+static void copy_flush(struct test_io *io, struct strbuf *sb)
+{
+	escape_end(&io->copy_line, &io->console_c2);
+	sb_printf(sb, "%s%s\n", io->copy_tag, io->copy_line.buf ? io->copy_line.buf : "");
+	io->copy_line.len = 0;
+	if (io->copy_line.buf)
+		io->copy_line.buf[0] = '\0';
+}
+
 static void to_console_bytes(struct test_io *io, const char *data, size_t len)
 {
 	if (write(io->console_fd, data, len) != (ssize_t)len) {
@@ -289,12 +324,23 @@ static void to_console_bytes(struct test_io *io, const char *data, size_t len)
 		/* The copy goes to a terminal: no escape sequences from the guest. */
 		struct strbuf sb = { 0 };
 
-		for (size_t i = 0; i < len; i++)
-			escape_byte(&sb, &io->console_c2, (unsigned char)data[i], true);
-		if (sb.len && write(io->so->console_copy, sb.buf, sb.len) < 0) {
-			/* A courtesy copy: console.log has it all. */
+		for (size_t i = 0; i < len; i++) {
+			if (!io->copy_tag) {
+				escape_byte(&sb, &io->console_c2, (unsigned char)data[i], true);
+				continue;
+			}
+			/* Several guests: whole lines, each naming its test. */
+			if (data[i] != '\n' && io->copy_line.len < LINE_MAX_BYTES) {
+				escape_byte(&io->copy_line, &io->console_c2, (unsigned char)data[i],
+					    true);
+				continue;
+			}
+			copy_flush(io, &sb);
+			if (data[i] != '\n')
+				escape_byte(&io->copy_line, &io->console_c2, (unsigned char)data[i],
+					    true);
 		}
-		sb_release(&sb);
+		copy_write(io, &sb);
 	}
 }
 
@@ -387,7 +433,12 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	char **argv;
 
 	sl->job = job;
-	sl->dir = so->repeat > 1 ? xasprintf("%s.%d", base, job.attempt) : xstrdup(base);
+	/* --seeds: named by the seed, which the replay command gives. */
+	if (so->seeds)
+		sl->dir = xasprintf("%s.%llu", base,
+				    (unsigned long long)(so->seed0 + (uint64_t)job.attempt - 1));
+	else
+		sl->dir = so->repeat > 1 ? xasprintf("%s.%d", base, job.attempt) : xstrdup(base);
 	sl->abs = xasprintf("%s/%s", so->run_dir, sl->dir);
 	if (mkdir_p(sl->abs, 0755) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot create %s", sl->abs);
@@ -414,6 +465,8 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	sl->io.so = so;
 	sl->io.ktap = &sl->ktap;
 	sl->io.live = so->jobs == 1;
+	if (so->jobs > 1 && so->console_copy >= 0)
+		sl->io.copy_tag = xasprintf("[%s] ", sl->dir);
 	path = xasprintf("%s/cmdline.txt", sl->abs);
 	{
 		_cleanup_free_ char *text = xasprintf("%s\n", cmdline);
@@ -429,6 +482,9 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	free(path);
 	path = xasprintf("%s/ktap.log", sl->abs);
 	sl->io.ktap_log = fopen(path, "we");
+	/* Line by line: a SIGKILL to umlrun loses none of what was shown. */
+	if (sl->io.ktap_log)
+		setvbuf(sl->io.ktap_log, NULL, _IOLBF, 0);
 	free(path);
 	path = xasprintf("%s/console.log", sl->abs);
 	sl->io.console_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -569,10 +625,11 @@ static char *compare_runs(struct slot *sl)
 	}
 	d = first_difference(sl->job.first_out, out, "result output");
 	if (!d)
-		d = first_difference(sl->job.first_err, err, "stderr");
+		d = first_difference(sl->job.first_err, err, "console (stderr)");
 	if (!d && memcmp(sl->job.first_hash, sl->io.hash, sizeof(sl->io.hash)))
 		d = xasprintf("%s after its first %zu MiB",
-			      sl->job.first_hash[0] != sl->io.hash[0] ? "result output" : "stderr",
+			      sl->job.first_hash[0] != sl->io.hash[0] ? "result output"
+								      : "console (stderr)",
 			      KEEP_MAX_BYTES >> 20);
 	return d;
 }
@@ -609,11 +666,9 @@ static void print_block(struct sched *s, struct slot *sl)
 	if (sl->io.live || !sl->io.block.len)
 		return;
 	erase_progress(s);
-	if (s->so->out) {
-		fputs(sl->io.block.buf, s->so->out);
-		fflush(s->so->out);
-	}
-	fputs(sl->io.block.buf, s->so->run_ktap);
+	if (s->so->out)
+		put(s->so->out, sl->io.block.buf, &out_errno);
+	put(s->so->run_ktap, sl->io.block.buf, &ktap_errno);
 }
 
 static void slot_finish(struct sched *s, struct slot *sl)
@@ -630,6 +685,12 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	line_end(&sl->io);
 	if (sl->io.partial.len)
 		result_line(&sl->io, sl->io.partial.buf);
+	if (sl->io.copy_tag && (sl->io.copy_line.len || sl->io.console_c2)) {
+		struct strbuf sb = { 0 };
+
+		copy_flush(&sl->io, &sb);
+		copy_write(&sl->io, &sb);
+	}
 	lost = close_logs(&sl->io);
 	lost_art = collect_artifacts(so, sl);
 	if (!lost_art) {
@@ -708,7 +769,6 @@ static void slot_finish(struct sched *s, struct slot *sl)
 		emit(&sl->io, "# %s: %s, %.3f simulated s, %.3f wall s\n", sl->job.t->id,
 		     verdict_name(v), o.sim_seconds, o.wall_seconds);
 	print_block(s, sl);
-	fflush(so->run_ktap);
 	s->done++;
 	s->wall_sum += o.wall_seconds;
 	s->passed += verdict_passed(v);
@@ -722,6 +782,9 @@ out:
 	sl->dir = sl->abs = NULL;
 	sb_release(&sl->io.block);
 	sb_release(&sl->io.partial);
+	sb_release(&sl->io.copy_line);
+	free((char *)sl->io.copy_tag);
+	sl->io.copy_tag = NULL;
 	sb_release(&sl->io.out_all);
 	sb_release(&sl->io.err_all);
 }

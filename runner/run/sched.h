@@ -56,4 +56,10 @@ void sched_result_free(struct sched_result *res);
 /* The first line where two outputs differ, or NULL (for --check-determinism). */
 char *first_difference(const char *a, const char *b, const char *what);
 
+/*
+ * The errno of the first failed write of the results to stdout and to the
+ * run's ktap.txt, 0 for none.
+ */
+void sched_write_errors(int *out, int *ktap);
+
 #endif

@@ -335,6 +335,22 @@ int suites_find(const char *dir, char *const *args, int nargs, struct test_list 
 	for (int i = 0; i < nargs; i++)
 		if (load_arg(dir, args[i], out, e) < 0)
 			return -1;
+	/* A test named twice (smoke smoke/t0001-pass.sh) runs once, where first named. */
+	{
+		size_t n = 0;
+
+		for (size_t i = 0; i < out->n; i++) {
+			size_t j = 0;
+
+			while (j < n && strcmp(out->v[j].id, out->v[i].id))
+				j++;
+			if (j < n)
+				test_free(&out->v[i]);
+			else
+				out->v[n++] = out->v[i];
+		}
+		out->n = n;
+	}
 	return 0;
 }
 

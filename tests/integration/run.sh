@@ -33,6 +33,9 @@ for d in kernels rootfs; do
 	cp -al "$real_cache/$d" "$XDG_CACHE_HOME/umlrun/" 2>/dev/null ||
 		cp -a "$real_cache/$d" "$XDG_CACHE_HOME/umlrun/"
 done
+# Used now, whatever their age in the developer's cache: the prune check
+# below must not take the KUnit kernel that a later check needs.
+touch "$XDG_CACHE_HOME"/umlrun/kernels/* "$XDG_CACHE_HOME"/umlrun/rootfs/* 2>/dev/null
 ln -s "$real_cache/src" "$XDG_CACHE_HOME/umlrun/src"
 # The kernel sources umlrun fetched: the key names them by their real path.
 [ -d "$real_cache/sources" ] && ln -s "$real_cache/sources" "$XDG_CACHE_HOME/umlrun/sources"
@@ -146,11 +149,16 @@ run "$umlrun" prune --dry-run
 [ $rc -eq 0 ] && grep -q "^would remove kernels/$old (" "$work/out" &&
 	grep -q "^would remove rootfs/$old.log (" "$work/out" && [ -d "$cache/kernels/$old" ]
 check "prune --dry-run names what it would remove and removes nothing"
+# What an interrupted umlrun left (its pid gone) goes, however recent.
+dead=$(sh -c 'echo $$')
+mkdir -p "$cache/rootfs/00prunetest0dead.tmp-$dead/usr"
 run "$umlrun" prune
 [ $rc -eq 0 ] && grep -q "^removed kernels/$old (" "$work/out" && grep -q "^freed " "$work/out" &&
+	grep -q "^removed rootfs/00prunetest0dead.tmp-$dead (" "$work/out" &&
+	[ ! -e "$cache/rootfs/00prunetest0dead.tmp-$dead" ] &&
 	[ ! -e "$cache/kernels/$old" ] && [ ! -e "$cache/rootfs/$old" ] && [ ! -e "$cache/rootfs/$old.log" ] &&
 	[ -d "$cache/kernels/$new" ] && [ -d "$cache/rootfs/$old.tmp-1" ] &&
-	! grep -q "$new\|tmp-1" "$work/out"
+	! grep -q "$new\|\.tmp-1 (" "$work/out"
 check "prune removes old entries, spares recent ones and folders being assembled"
 rm -rf "$cache/kernels/$new" "$cache/rootfs/$old.tmp-1"
 run "$umlrun" build
@@ -328,6 +336,11 @@ check "a test's escape sequences reach neither the terminal (results, -v console
 [ "$(awk 'length($0) > 65600' "$results/latest/ihostile/t0001-plant/ktap.log" | wc -l)" -eq 0 ] &&
 	grep -q "\[umlrun: line cut at 65536 bytes\]" "$results/latest/ihostile/t0001-plant/ktap.log"
 check "a line of output is cut at 64 KiB"
+run "$umlrun" run -v -j2 $R itest/t0001-pass.sh itest/t0007-short-sleep.sh
+[ $rc -eq 0 ] && grep -q '^\[itest/t0001-pass\] Linux version' "$work/err" &&
+	grep -q '^\[itest/t0007-short-sleep\] Linux version' "$work/err" &&
+	! grep -q '^Linux version' "$work/err"
+check "-v with two guests tags each console line with its test"
 run "$umlrun" run $R ifull
 [ $rc -eq 3 ] &&
 	grep -q "^not ok [12] ifull/t0001-sparse.sh # ERROR the test wrote more than 2048 MiB to /results: stopped, its artifacts dropped" "$work/out" &&
@@ -417,7 +430,8 @@ echo 'not a test' >"$work/plainsuite/README"
 chmod 755 "$work/plainsuite/waits" "$work/plainsuite/needs-hw" "$work/plainsuite/broken"
 run "$umlrun" run --results="$results" --plain="$work/plainsuite"
 [ $rc -eq 1 ] && grep -q '^not ok [0-9] plainsuite/t0001-broken.sh' "$work/out" &&
-	grep -q '^    not ok 1 broken # exit status 3' "$work/out" &&
+	grep -q '^    # exit status 3' "$work/out" && grep -q '^    not ok 1 broken$' "$work/out" &&
+	grep -q '"name": "broken", "result": "fail"' "$results/latest/results.json" &&
 	grep -q '^ok [0-9] plainsuite/t0002-needs-hw.sh # SKIP' "$work/out" &&
 	grep -q '"id": "plainsuite/t0003-waits.sh", "attempt": 1, "result": "pass"' "$results/latest/results.json" &&
 	grep -q '"sim_seconds": 30.0' "$results/latest/results.json" &&
@@ -448,11 +462,21 @@ run "$umlrun" list --plain="$work/plainbad"
 check "--plain: a program name with a newline or \$(...) is refused on one line, the newline escaped"
 
 # ---- --seeds: which guest random seeds fail, and the replay ----
-run "$umlrun" run $R -q --seeds=1-8 -j2 iseed
+run "$umlrun" run $R -q --seeds=3-10 -j2 iseed
 replay=$(sed -n 's/^# replay the first: umlrun run //p' "$work/out")
-[ $rc -eq 1 ] && grep -q "^# seeds: [1-8] of 8 runs failed: iseed/t0001-coin.sh@" "$work/out" &&
+listed=$(sed -n 's/^# seeds: [1-8] of 8 runs failed://p' "$work/out" | tr ' ' '\n' | sed -n 's/^iseed\/t0001-coin.sh@//p')
+[ $rc -eq 1 ] && [ -n "$listed" ] && [ "$listed" = "$(printf '%s\n' "$listed" | sort -n)" ] &&
 	[ "$(grep -c '"seed": ' "$results/latest/results.json")" -eq 8 ] && [ -n "$replay" ]
-check "--seeds runs a test under each seed and lists the failing ones"
+check "--seeds runs a test under each seed and lists the failing ones, in the seeds' order"
+unnamed=
+for seed in 3 4 5 6 7 8 9 10; do
+	[ -f "$results/latest/iseed/t0001-coin.$seed/ktap.log" ] &&
+		grep -q "^\(not \)\{0,1\}ok [1-8] iseed/t0001-coin.sh@$seed\$" "$work/out" &&
+		grep -q "<testsuite name=\"iseed/t0001-coin.sh@$seed\"" "$results/latest/junit.xml" ||
+		unnamed="$unnamed $seed"
+done
+[ -z "$unnamed" ]
+check "each seed's run is named by its seed: result line ID@SEED, folder ID.SEED, junit suite"
 first=$(sed -n 's/.*--random-seed=\([0-9]*\) .*/\1/p' "$work/out" | head -n 1)
 byte=$(grep -h "first random byte" "$results/latest/iseed/t0001-coin.$first/ktap.log")
 # shellcheck disable=SC2086 # the printed command, as a user pastes it
@@ -506,6 +530,15 @@ if [ "$(id -u)" -eq 0 ]; then
 	[ $rc -eq 0 ] && grep -q "^ok 1 itest/t0001-pass.sh" "$work/out"
 	check "a read-only cache still runs tests"
 	umount "$work/rocache/umlrun"
+	mkdir -p "$work/othercache/umlrun" && chown nobody "$work/othercache/umlrun"
+	run env XDG_CACHE_HOME="$work/othercache" "$umlrun" exec -- true
+	[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+		grep -q "^umlrun: the cache $work/othercache/umlrun belongs to another user" "$work/err" &&
+		[ -z "$(ls -A "$work/othercache/umlrun")" ]
+	check "a cache folder another user owns is refused (it could run code as us), nothing written"
+	run sh -c 'cd "$1" && env -u HOME XDG_CACHE_HOME=relative "$2" exec -- true' sh "$work" "$umlrun"
+	[ $rc -eq 0 ] && [ ! -e "$work/relative" ] && [ ! -e /tmp/.cache ]
+	check "a relative XDG_CACHE_HOME and no HOME: the cache is in the home of the password database"
 	# A results folder with no room: every report that cannot be written
 	# is named, and the run is not a pass.
 	mkdir -p "$work/full"
@@ -641,11 +674,20 @@ check "--retry runs a failing test again and keeps each try's folder"
 run "$umlrun" run $R --retry=2 itest/t0008-flaky.sh
 [ $rc -eq 0 ] && grep -q "^ok 1 itest/t0008-flaky.sh # flaky: failed 1 time before passing" "$work/out" &&
 	grep -q '"result": "flaky"' "$results/latest/results.json" &&
-	grep -q '"failed_attempts": 1' "$results/latest/results.json"
-check "a test that fails, then passes on a retry, is reported flaky"
+	grep -q '"failed_attempts": 1' "$results/latest/results.json" &&
+	grep -q '<flakyFailure message="flaky: failed 1 time, then passed (--retry)">see itest/t0008-flaky.try1/console.log</flakyFailure>' "$results/latest/junit.xml" &&
+	[ -f "$results/latest/itest/t0008-flaky.try1/console.log" ]
+check "a test that fails, then passes on a retry, is reported flaky (junit.xml too)"
 run "$umlrun" run $R --list --filter='itest/t000[12]*' --exclude='*fail*'
 [ $rc -eq 0 ] && [ "$(cat "$work/out")" = itest/t0001-pass.sh ]
 check "--filter and --exclude select by test id"
+run "$umlrun" run $R --filter='itest/t0001*' --filter='itest/typo*' itest
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ] &&
+	grep -q "^umlrun: --filter='itest/typo\*' matches no test file id" "$work/err" && nothing_left
+check "a --filter that matches nothing exits 2 (a typo must not pass as an empty run)"
+run "$umlrun" run $R --exclude='itest/*' itest
+[ $rc -eq 2 ] && grep -q "^umlrun: --filter and --exclude leave no test file to run" "$work/err"
+check "--exclude that leaves nothing exits 2"
 run "$umlrun" run $R --list --shuffle=42 itest
 cp "$work/out" "$work/order1"
 run "$umlrun" run $R --list --shuffle=42 itest
@@ -653,6 +695,12 @@ run "$umlrun" run $R --list --shuffle=42 itest
 cmp -s "$work/out" "$work/order1" && ! cmp -s "$work/out" "$work/plain" &&
 	[ "$(sort "$work/out")" = "$(sort "$work/plain")" ]
 check "--shuffle=SEED gives the same order every time"
+run "$umlrun" list --suite-dir="$suites" --shuffle itest
+seed=$(sed -n 's/^# shuffle seed: \([0-9]*\) (replay with --shuffle=\1)$/\1/p' "$work/err")
+cp "$work/out" "$work/order2"
+run "$umlrun" list --suite-dir="$suites" --shuffle="$seed" itest
+[ -n "$seed" ] && cmp -s "$work/out" "$work/order2" && ! grep -q seed "$work/out"
+check "list --shuffle prints its seed on stderr, and that seed replays the order"
 run "$umlrun" compare --json $R itest/t0007-short-sleep.sh
 [ $rc -eq 0 ] && grep -q '"sim_seconds": 2.0' "$work/out" &&
 	awk -F'"speedup": ' '/"speedup"/ { split($2, a, "[},]"); if (a[1] + 0 < 2) exit 1 }' "$work/out"
@@ -781,6 +829,14 @@ nothing_left
 check "SIGTERM leaves no process, umid or staging folder behind"
 grep -q '"result": "interrupted"' "$results/latest/results.json"
 check "SIGTERM still writes results.json with the interrupted test"
+# A reader that goes away (| head): SIGPIPE ends the run like SIGTERM.
+rc=$( { "$umlrun" run $R --time-travel=off itest/t0007-short-sleep.sh 2>"$work/err"; echo $? >"$work/rc"; } | head -n 1 >/dev/null; cat "$work/rc")
+[ "$rc" -eq 141 ] && grep -q '"exit_code": 141' "$results/latest/results.json" && nothing_left
+check "a closed stdout (| head) ends umlrun with 128+13, results.json written, nothing left"
+run sh -c '"$1" run $2 itest/t0001-pass.sh >/dev/full' sh "$umlrun" "$R"
+[ $rc -eq 3 ] && grep -q "^umlrun: cannot write the results to stdout: No space left on device (they are in " "$work/err" &&
+	grep -q '"exit_code": 3' "$results/latest/results.json"
+check "result lines that cannot be written to stdout (/dev/full) exit 3, the run folder has them"
 
 # ---- SIGKILL to umlrun: nothing can clean up at once, so the kernel and
 # the next umlrun do ----

@@ -336,11 +336,68 @@ static void test_reports(void)
 	rm_rf(tmpl);
 }
 
+/*
+ * A flaky pass is marked in junit.xml, not an ordinary pass; a seeded run
+ * is named by its seed, in junit.xml and on its result line.
+ */
+static void test_flaky_and_seeded(void)
+{
+	char tmpl[] = "/tmp/umlrun-report.XXXXXX";
+	struct test t = { .id = "net/t0001-a.sh" };
+	struct run_info ri = { .mode = "inf-cpu", .kernel = "k", .kernel_key = "k" };
+	struct record r[2];
+	struct uerr e = { 0 };
+	struct strbuf line = { 0 };
+	_cleanup_free_ char *xml_path = NULL;
+	_cleanup_free_ char *xml = NULL;
+
+	if (!mkdtemp(tmpl)) {
+		ok(false, "mkdtemp");
+		return;
+	}
+	memset(r, 0, sizeof(r));
+	r[0].test = &t;
+	r[0].attempt = 1;
+	r[0].dir = "net/t0001-a";
+	r[0].verdict = V_FLAKY;
+	r[0].failed_attempts = 2;
+	feed(&r[0].ktap, (const char *const[]){ "1..1", "ok 1 joins", NULL });
+	r[1].test = &t;
+	r[1].attempt = 2;
+	r[1].seeded = true;
+	r[1].seed = 17;
+	r[1].dir = "net/t0001-a.17";
+	r[1].verdict = V_FAIL;
+	feed(&r[1].ktap, (const char *const[]){ "1..1", "not ok 1 joins", NULL });
+	xml_path = xasprintf("%s/junit.xml", tmpl);
+	is_int(report_write_junit(xml_path, &ri, r, 2, &e), 0, "junit.xml written");
+	xml = slurp(xml_path);
+	has_str(xml,
+		"<testcase classname=\"net/t0001-a.sh\" name=\"(test file)\"><flakyFailure "
+		"message=\"flaky: failed 2 times, then passed (--retry)\">see "
+		"net/t0001-a.try1/console.log</flakyFailure></testcase>",
+		"XML: a flaky pass has a <flakyFailure> naming the first try's log");
+	has_str(xml, "<property name=\"result\" value=\"flaky\"/>",
+		"XML: the verdict as a property");
+	has_str(xml, "<testsuite name=\"net/t0001-a.sh@17\"", "XML: a seeded run is named ID@SEED");
+	lacks_str(xml, "net/t0001-a.sh#2", "XML: not by its attempt");
+	record_result_line(&line, &r[1], 2);
+	is_str(line.buf, "not ok 2 net/t0001-a.sh@17\n", "result line: ID@SEED");
+	sb_release(&line);
+	record_result_line(&line, &r[0], 1);
+	is_str(line.buf, "ok 1 net/t0001-a.sh\n", "result line: an unseeded run, the id alone");
+	sb_release(&line);
+	for (int i = 0; i < 2; i++)
+		ktap_free(&r[i].ktap);
+	rm_rf(tmpl);
+}
+
 int main(void)
 {
-	plan(84);
+	plan(91);
 	test_verdicts();
 	test_exit_code();
 	test_reports();
+	test_flaky_and_seeded();
 	return done_testing();
 }

@@ -317,6 +317,16 @@ static void test_find(void)
 		is_str(got, "time/t0001-clock.sh net/t0002-dns.sh", "several args, in order");
 		tests_free(&l);
 	}
+	{
+		const char *args[] = { "net/t0002-dns", "net", "net/t0002-dns.sh" };
+		struct test_list l = { 0 };
+		struct uerr e;
+		_cleanup_free_ char *got = find(args, 3, &l, &e);
+
+		is_str(got, "net/t0002-dns.sh net/t0001-ping.sh",
+		       "a test named twice is found once, where first named");
+		tests_free(&l);
+	}
 	rejected("nosuch", "unknown suite 'nosuch'");
 	rejected("net/t0009-none", "unknown test");
 	rejected("net/helper.sh", "not a test file name");
@@ -365,7 +375,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(110);
+	plan(111);
 	test_settings();
 	test_mem();
 	test_find();
