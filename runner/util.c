@@ -498,6 +498,18 @@ bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/*
+ * In a child about to exec a helper program: the signals the parent reads
+ * from a signalfd (supervise.c blocks them) are the program's own again.
+ */
+static void child_default_signals(void)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 int run_argv(char *const argv[], int log_fd)
 {
 	int status;
@@ -514,6 +526,7 @@ int run_argv(char *const argv[], int log_fd)
 			dup2(log_fd, 1);
 			dup2(log_fd, 2);
 		}
+		child_default_signals();
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", prog_name, argv[0], strerror(errno));
 		_exit(127);
@@ -550,6 +563,7 @@ int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 		dup2(pfd[1], 2);
 		if (w->in_child)
 			w->in_child();
+		child_default_signals();
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", prog_name, argv[0], strerror(errno));
 		_exit(127);
@@ -612,6 +626,7 @@ char *capture_argv(char *const argv[], int *status)
 			dup2(devnull, 0);
 			dup2(devnull, 2);
 		}
+		child_default_signals();
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -689,37 +704,58 @@ void hasher_final(struct hasher *h, char hex[65])
 /*
  * ${XDG_CACHE_HOME:-~/.cache}/umlrun. A relative XDG_CACHE_HOME is ignored
  * (the XDG spec says so: it would mean another folder from every working
- * folder), and without HOME the user's home comes from the password
- * database, never a shared folder such as /tmp. A cache that exists must be
- * the user's own and writable by nobody else: umlrun runs what it holds
- * (kernels, build trees), so another user's cache could run code as us.
+ * folder), and without an absolute HOME the user's home comes from the
+ * password database, never a shared folder such as /tmp. NULL when there
+ * is no home at all.
  */
-char *cache_root(void)
+char *cache_path(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
 	struct passwd *pw;
-	struct stat st;
-	char *root;
 
-	if (xdg && xdg[0] == '/') {
-		root = xasprintf("%s/umlrun", xdg);
-	} else {
-		if (!home || home[0] != '/')
-			home = (pw = getpwuid(geteuid())) && pw->pw_dir ? pw->pw_dir : NULL;
-		if (!home || home[0] != '/')
-			die(EXIT_USAGE,
-			    "no folder for the cache: set XDG_CACHE_HOME (or HOME) to an "
-			    "absolute path");
-		root = xasprintf("%s/.cache/umlrun", home);
-	}
-	if (stat(root, &st) == 0 && (st.st_uid != geteuid() || (st.st_mode & 022)))
+	if (xdg && xdg[0] == '/')
+		return xasprintf("%s/umlrun", xdg);
+	if (!home || home[0] != '/')
+		home = (pw = getpwuid(geteuid())) && pw->pw_dir ? pw->pw_dir : NULL;
+	if (!home || home[0] != '/')
+		return NULL;
+	return xasprintf("%s/.cache/umlrun", home);
+}
+
+/*
+ * umlrun runs what its cache holds (kernels, build trees): a cache that
+ * another user (root aside) owns, or that every user may write to, could
+ * run code as us. Why root's cache is refused, or NULL when it is fine.
+ */
+char *cache_problem(const char *root)
+{
+	struct stat st;
+
+	if (stat(root, &st) < 0)
+		return NULL;
+	if (st.st_uid != geteuid() && st.st_uid != 0)
+		return xasprintf("the cache %s belongs to another user (uid %u): umlrun runs what "
+				 "its cache holds; use a folder of your own (XDG_CACHE_HOME=DIR)",
+				 root, (unsigned)st.st_uid);
+	if (st.st_mode & S_IWOTH)
+		return xasprintf("the cache %s is writable by every user: umlrun runs what its "
+				 "cache holds; 'chmod o-w %s' or use a folder of your own "
+				 "(XDG_CACHE_HOME=DIR)",
+				 root, root);
+	return NULL;
+}
+
+char *cache_root(void)
+{
+	char *root = cache_path();
+	char *problem;
+
+	if (!root)
 		die(EXIT_USAGE,
-		    "the cache %s %s: umlrun runs what its cache holds; use a folder of your own "
-		    "(XDG_CACHE_HOME=DIR)",
-		    root,
-		    st.st_uid != geteuid() ? "belongs to another user"
-					   : "is writable by other users");
+		    "no folder for the cache: set XDG_CACHE_HOME (or HOME) to an absolute path");
+	if ((problem = cache_problem(root)))
+		die(EXIT_USAGE, "%s", problem);
 	return root;
 }
 
@@ -867,9 +903,13 @@ unsigned long long size_bytes(const char *size)
 
 /*
  * What an interrupted umlrun left in a cache folder (NAME.tmp-PID of a
- * process that is gone): never mistaken for a finished entry, but removed
- * so that it does not pile up (an extracted kernel source is 1.3 GB).
+ * process that is gone, untouched for an hour: a PID that seems gone may
+ * be another PID namespace's, sharing the cache): never mistaken for a
+ * finished entry, but removed so that it does not pile up (an extracted
+ * kernel source is 1.3 GB).
  */
+#define STALE_TMP_AGE 3600
+
 bool stale_tmp_name(const char *name)
 {
 	const char *t = strstr(name, ".tmp-");
@@ -893,8 +933,10 @@ void sweep_stale_tmp(const char *dir)
 	while ((de = readdir(d))) {
 		if (stale_tmp_name(de->d_name)) {
 			_cleanup_free_ char *path = xasprintf("%s/%s", dir, de->d_name);
+			struct stat st;
 
-			rm_rf(path);
+			if (lstat(path, &st) == 0 && st.st_mtime < time(NULL) - STALE_TMP_AGE)
+				rm_rf(path);
 		}
 	}
 	closedir(d);

@@ -195,7 +195,11 @@ struct hasher;
 struct hasher *hasher_new(void);
 void hasher_add(struct hasher *h, const void *data, size_t len);
 void hasher_add_str(struct hasher *h, const char *s); /* includes the NUL */
-/* $XDG_CACHE_HOME/umlrun, or ~/.cache/umlrun. */
+/* $XDG_CACHE_HOME/umlrun, or ~/.cache/umlrun (NULL: no home at all). */
+char *cache_path(void);
+/* Why the cache folder root must not be used (another's, or o+w), or NULL. */
+char *cache_problem(const char *root);
+/* cache_path(), checked: exits 2 with the reason when it must not be used. */
 char *cache_root(void);
 /* NAME.tmp-PID whose process is gone: what an interrupted umlrun left. */
 bool stale_tmp_name(const char *name);

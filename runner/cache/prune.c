@@ -109,10 +109,12 @@ static int prune_sub(const struct prune_opts *o, const char *sub, bool only_stal
 		_cleanup_free_ char *size = NULL;
 		unsigned long long bytes;
 
-		/* What an interrupted umlrun left goes whatever its age. */
-		if (r < 0 || (!stale_tmp_name(names[i]) &&
-			      (only_stale || kept(o, key) || in_progress(names[i]) ||
-			       used_lately(o, key) || used_lately(o, path))))
+		/*
+		 * Not what was used lately: a KEY.tmp-PID whose PID seems gone
+		 * may be another PID namespace's build sharing the cache.
+		 */
+		if (r < 0 || (only_stale && !stale_tmp_name(names[i])) || kept(o, key) ||
+		    in_progress(names[i]) || used_lately(o, key) || used_lately(o, path))
 			continue;
 		bytes = bytes_of(path);
 		if (!o->dry_run && rm_rf(path) < 0) {

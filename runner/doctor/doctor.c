@@ -414,6 +414,10 @@ void doctor_run(const struct doctor_input *in, struct doctor_report *r)
 	check_landlock(r, abi, in->as_root);
 	check_namespaces(r, abi, in->as_root);
 	check_tmpdir(in, r);
+	if (in->cache_error) {
+		doctor_add(r, DOCTOR_FAIL, "the cache folder", in->cache_error);
+		return;
+	}
 	check_disk(in, r);
 	check_kernel(in, r);
 }

@@ -44,6 +44,7 @@ struct doctor_input {
 	const char *packages_file; /* debian-packages */
 	const char *tmpdir;	   /* $TMPDIR, NULL or "" for /tmp */
 	const char *cache_dir;	   /* $XDG_CACHE_HOME/umlrun */
+	const char *cache_error;   /* why it must not be used (util.h cache_problem), or NULL */
 	const char *kernel_name;   /* "6.1": for the messages */
 	const char *kernel_dir;	   /* kernels/KEY of the default kernel, or NULL */
 	const char *kernel_error;  /* why kernel_dir is NULL */

@@ -256,7 +256,7 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 }
 
 /* cp -a, or cp -al for hard links; a failure is the caller's to report. */
-/* What the last failed copy said (cp's last line), for the error message. */
+/* What the last failed copy said (cp's first line), for the error message. */
 static char copy_error[256];
 
 static int copy_tree(const char *from, const char *to, bool link)

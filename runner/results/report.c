@@ -276,6 +276,17 @@ static void xml_str(struct strbuf *sb, const char *s)
 	}
 }
 
+/*
+ * Whether a test file gets a "(test file)" case of its own: a file-level
+ * problem, so viewers show it, or a flaky pass, as the <flakyFailure> of
+ * Maven Surefire's reruns (Jenkins shows it, other readers skip it).
+ */
+static bool file_case(const struct record *t)
+{
+	return t->verdict >= V_TIMEOUT || !t->ktap.ncases || t->verdict == V_FLAKY ||
+	       (t->verdict == V_FAIL && !t->ktap.counts[KTAP_FAIL]);
+}
+
 /* One <testsuite> per test file, one <testcase> per KTAP case. */
 int report_write_junit(const char *path, const struct run_info *ri, const struct record *r,
 		       size_t n, struct uerr *e)
@@ -285,7 +296,7 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 
 	(void)ri;
 	for (size_t i = 0; i < n; i++) {
-		tests += (int)r[i].ktap.ncases + (r[i].verdict >= V_TIMEOUT || !r[i].ktap.ncases);
+		tests += (int)r[i].ktap.ncases + file_case(&r[i]);
 		failures += r[i].ktap.counts[KTAP_FAIL] +
 			    (r[i].verdict == V_FAIL && !r[i].ktap.counts[KTAP_FAIL]);
 		errors += r[i].verdict >= V_TIMEOUT;
@@ -305,7 +316,7 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 
 		sb_adds(&sb, "  <testsuite name=\"");
 		xml_str(&sb, name);
-		sb_printf(&sb, "\" tests=\"%zu\" time=\"%.3f\">\n", t->ktap.ncases,
+		sb_printf(&sb, "\" tests=\"%zu\" time=\"%.3f\">\n", t->ktap.ncases + file_case(t),
 			  t->outcome.wall_seconds);
 		sb_printf(&sb,
 			  "    <properties><property name=\"sim_seconds\" value=\"%.9f\"/>"
@@ -334,13 +345,7 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 			}
 			sb_adds(&sb, "</testcase>\n");
 		}
-		/*
-		 * A file-level problem gets a case of its own, so viewers show
-		 * it; so does a flaky pass, as the <flakyFailure> of Maven
-		 * Surefire's reruns (Jenkins shows it, other readers skip it).
-		 */
-		if (t->verdict >= V_TIMEOUT || !t->ktap.ncases || t->verdict == V_FLAKY ||
-		    (t->verdict == V_FAIL && !t->ktap.counts[KTAP_FAIL])) {
+		if (file_case(t)) {
 			sb_adds(&sb, "    <testcase classname=\"");
 			xml_str(&sb, name);
 			sb_adds(&sb, "\" name=\"(test file)\">");

@@ -303,10 +303,15 @@ static void copy_write(struct test_io *io, struct strbuf *sb)
 	sb_release(sb);
 }
 
-/* The -v copy's unfinished line, tagged, into sb. */
-static void copy_flush(struct test_io *io, struct strbuf *sb)
+/*
+ * The -v copy's line, tagged, into sb: at its end, or cut at LINE_MAX_BYTES
+ * (then a 0xc2 waiting for the next byte keeps waiting: it may start a C1
+ * control, escaped once that byte comes).
+ */
+static void copy_flush(struct test_io *io, struct strbuf *sb, bool at_end)
 {
-	escape_end(&io->copy_line, &io->console_c2);
+	if (at_end)
+		escape_end(&io->copy_line, &io->console_c2);
 	sb_printf(sb, "%s%s\n", io->copy_tag, io->copy_line.buf ? io->copy_line.buf : "");
 	io->copy_line.len = 0;
 	if (io->copy_line.buf)
@@ -335,7 +340,7 @@ static void to_console_bytes(struct test_io *io, const char *data, size_t len)
 					    true);
 				continue;
 			}
-			copy_flush(io, &sb);
+			copy_flush(io, &sb, data[i] == '\n');
 			if (data[i] != '\n')
 				escape_byte(&io->copy_line, &io->console_c2, (unsigned char)data[i],
 					    true);
@@ -688,7 +693,7 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	if (sl->io.copy_tag && (sl->io.copy_line.len || sl->io.console_c2)) {
 		struct strbuf sb = { 0 };
 
-		copy_flush(&sl->io, &sb);
+		copy_flush(&sl->io, &sb, true);
 		copy_write(&sl->io, &sb);
 	}
 	lost = close_logs(&sl->io);
@@ -836,6 +841,7 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 	int sfd = supervise_signalfd(), r = -1;
 
 	memset(res, 0, sizeof(*res));
+	out_errno = ktap_errno = 0; /* compare runs twice */
 	if (sfd < 0)
 		return uerr_sys(e, EXIT_INFRA, "signalfd");
 	s.slots = xcalloc((size_t)so->jobs, sizeof(*s.slots));

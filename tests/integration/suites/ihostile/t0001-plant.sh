@@ -22,4 +22,6 @@ cp /bin/busybox /results/suid && chmod 4755 /results/suid &&
 # One line of 100,000 bytes, then the escapes.
 printf '%0100000d\n' 0
 printf '\033[2Jcleared\n' >&2
+# A console line cut at 64 KiB just inside a C1 control (0xc2 0x9b, CSI).
+printf '%065535d\302\302\2332J\n' 0 | tr 0 a >&2
 printf 'not ok 2 this failed\r\033[1A\033[2Kok 2 this passed\033]0;title\007\302\2332J\n'
