@@ -9,6 +9,7 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -500,20 +501,26 @@ bool is_dir(const char *path)
 
 /*
  * In a child about to exec a helper program: the signals the parent reads
- * from a signalfd (supervise.c blocks them) are the program's own again.
+ * from a signalfd (supervise.c blocks them) are the program's own again,
+ * and a umlrun that dies (SIGKILL, or a signal before it blocks them, as
+ * during a kernel build) takes the program with it: no tar, xz or make
+ * left running. ppid is the parent's pid, taken before the fork.
  */
-static void child_default_signals(void)
+static void child_default_signals(pid_t ppid)
 {
 	sigset_t none;
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != ppid)
+		_exit(127);
 }
 
 int run_argv(char *const argv[], int log_fd)
 {
 	int status;
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 
 	if (pid < 0)
 		return -errno;
@@ -526,7 +533,7 @@ int run_argv(char *const argv[], int log_fd)
 			dup2(log_fd, 1);
 			dup2(log_fd, 2);
 		}
-		child_default_signals();
+		child_default_signals(parent);
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", prog_name, argv[0], strerror(errno));
 		_exit(127);
@@ -542,7 +549,7 @@ int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 	char buf[8192];
 	size_t have = 0;
 	int pfd[2], st;
-	pid_t pid;
+	pid_t parent = getpid(), pid;
 
 	if (pipe2(pfd, O_CLOEXEC) < 0)
 		return -errno;
@@ -563,7 +570,7 @@ int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 		dup2(pfd[1], 2);
 		if (w->in_child)
 			w->in_child();
-		child_default_signals();
+		child_default_signals(parent);
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", prog_name, argv[0], strerror(errno));
 		_exit(127);
@@ -607,7 +614,7 @@ char *capture_argv(char *const argv[], int *status)
 	int pfd[2];
 	char buf[4096];
 	ssize_t n;
-	pid_t pid;
+	pid_t parent = getpid(), pid;
 
 	*status = -1;
 	if (pipe2(pfd, O_CLOEXEC) < 0)
@@ -626,7 +633,7 @@ char *capture_argv(char *const argv[], int *status)
 			dup2(devnull, 0);
 			dup2(devnull, 2);
 		}
-		child_default_signals();
+		child_default_signals(parent);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
