@@ -948,3 +948,31 @@ void sweep_stale_tmp(const char *dir)
 	}
 	closedir(d);
 }
+
+/*
+ * s as a run shows what a guest printed (sched.c's line_byte), a copy: C0
+ * controls but tab, DEL, the C1 controls (U+0080..U+009F, "\xc2\x80" to
+ * "\xc2\x9f" in UTF-8) and any byte that is not UTF-8 become \xHH, one
+ * per byte. What a merge writes from it (ktap.txt, junit.xml, messages)
+ * then holds nothing a terminal or an XML reader would act on.
+ */
+char *str_shown(const char *s)
+{
+	struct strbuf sb = { 0 };
+
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_valid_len(p);
+		bool control = (*p < 0x20 && *p != '\t') || *p == 0x7f ||
+			       (n == 2 && p[0] == 0xc2 && p[1] < 0xa0);
+
+		if (n && !control) {
+			sb_add(&sb, p, n);
+			p += n;
+			continue;
+		}
+		for (size_t i = 0; i < (n ? n : 1); i++)
+			sb_printf(&sb, "\\x%02x", p[i]);
+		p += n ? n : 1;
+	}
+	return sb_detach(&sb);
+}

@@ -116,6 +116,11 @@ void sb_add_utf8(struct strbuf *sb, const unsigned char **p);
 char *sb_detach(struct strbuf *sb);
 /* s fit for a one-line message: control and non-ASCII bytes as \n, \r, \t or \xNN. */
 char *str_printable(const char *s);
+/*
+ * s with its control characters (C0 but tab, DEL, C1 as UTF-8 writes it) and
+ * bytes that are not UTF-8 as \xHH; the rest, backslashes included, as is.
+ */
+char *str_shown(const char *s);
 /* A size such as 256M (one mem_size_valid accepts: K, M or G, or none) in bytes. */
 unsigned long long size_bytes(const char *size);
 

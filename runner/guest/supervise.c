@@ -61,6 +61,9 @@ void supervise_block_signals(void)
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
 
+/* Host processes of the guests' user (nobody) at once, when umlrun is root. */
+#define GUEST_NPROC_MAX 8192
+
 /* Channels: ttyS0 (out), ttyS1 (control), ttyS2 (err), console pipe. */
 enum { CH_OUT, CH_CTL, CH_ERR, CH_CON, CH_N };
 
@@ -71,34 +74,55 @@ struct chan {
 	size_t len;
 };
 
+/*
+ * A number of a control line, within [lo, hi]. The line is the init's,
+ * but the guest is root and can write the same device: what no init
+ * writes (nan, inf, 1e999, negative counts) is refused, the line ignored.
+ */
+static bool field_in(const char *l, const char *key, double lo, double hi, double *v)
+{
+	const char *s = strstr(l, key);
+	char *end;
+
+	if (!s)
+		return false;
+	errno = 0;
+	*v = strtod(s + strlen(key), &end);
+	return !errno && end != s + strlen(key) && (*end == ' ' || !*end) && *v >= lo && *v <= hi;
+}
+
 /* Reading control lines: "begin ...", "end exit=N sim=S [forks=N pgfault=N]"", "error ...". */
 static void control_line(struct guest_outcome *o, bool *ended, const char *l)
 {
 	long v;
-	double sim = 0;
-	const char *s = strstr(l, " sim=");
+	double sim = 0, n;
 
-	if (s)
-		sim = strtod(s + 5, NULL);
 	if (!strncmp(l, "end ", 4)) {
-		const char *f = strstr(l, " forks="), *p = strstr(l, " pgfault=");
-
-		if (f)
-			o->cost.guest_forks = strtoll(f + 7, NULL, 10);
-		if (p)
-			o->cost.guest_page_faults = strtoll(p + 9, NULL, 10);
+		/* Seconds up to the longest timeout= (100 years) and then some. */
+		if (strstr(l, " sim=") && !field_in(l, " sim=", 0, 1e10, &sim))
+			return;
+		if (field_in(l, " forks=", 0, 9e15, &n))
+			o->cost.guest_forks = (long long)n;
+		if (field_in(l, " pgfault=", 0, 9e15, &n))
+			o->cost.guest_page_faults = (long long)n;
 	}
 	if (!strncmp(l, "end exit=", 9)) {
+		if (!field_in(l, "end exit=", 0, 255, &n))
+			return;
 		*ended = true;
 		o->end = GUEST_REPORTED;
-		o->job_exit = (int)strtol(l + 9, NULL, 10);
+		o->job_exit = (int)n;
 		o->sim_seconds = sim;
 	} else if (!strncmp(l, "end signal=", 11)) {
+		if (!field_in(l, "end signal=", 1, 64, &n))
+			return;
 		*ended = true;
 		o->end = GUEST_REPORTED;
-		o->job_signal = (int)strtol(l + 11, NULL, 10);
+		o->job_signal = (int)n;
 		o->sim_seconds = sim;
 	} else if (sscanf(l, "end timeout=%ld", &v) == 1) {
+		if (v < 1 || v > 3153600000L)
+			return;
 		*ended = true;
 		o->end = GUEST_SIM_TIMEOUT;
 		o->sim_seconds = sim;
@@ -442,6 +466,17 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 		/* argv[0] stays the host's path: ps and pgrep name the stage. */
 		exe = CONFINE_JAIL_STAGE "/linux";
 	}
+	/*
+	 * Each guest process is a host process of the guest's user: a fork
+	 * bomb in a guest with a large --mem would take the host's PIDs. The
+	 * limit counts that user's processes, every guest of the run
+	 * together; a wireless test runs about a hundred.
+	 */
+	if (g->stage->drop) {
+		struct rlimit nproc = { GUEST_NPROC_MAX, GUEST_NPROC_MAX };
+
+		setrlimit(RLIMIT_NPROC, &nproc);
+	}
 	/* gdb stays root to read the sources; its exec-wrapper drops linux's (gdb.h). */
 	if (g->stage->drop && !g->gdb) {
 		if (setgroups(0, NULL) < 0 || setgid(g->stage->gid) < 0 ||
@@ -515,7 +550,7 @@ struct guest {
 	double t0, wall_timeout;
 	unsigned long long limit; /* of /results, when results_full */
 	double next_walk;	  /* when guest_results_full may walk /results again */
-	bool reaped, wall_expired, results_full, results_deep;
+	bool reaped, wall_expired, results_full, results_deep, results_many;
 	struct guest_outcome o;
 	struct run_state st;
 };
@@ -641,6 +676,11 @@ void guest_handle(struct guest *g, const struct pollfd *pf, int n)
  * than RESULTS_MAX_DEPTH it stops and sets *deep.
  */
 #define RESULTS_MAX_DEPTH 256
+/*
+ * And at most this many entries: files and folders of no size fill the
+ * results disk's inodes and the report just as well.
+ */
+#define RESULTS_MAX_ENTRIES 100000
 
 /* a + b, or ULLONG_MAX: sizes of sparse files can add up past 2^64. */
 static unsigned long long sat_add(unsigned long long a, unsigned long long b)
@@ -650,7 +690,8 @@ static unsigned long long sat_add(unsigned long long a, unsigned long long b)
 
 struct measure {
 	unsigned long long bytes;
-	bool deep;
+	unsigned long long entries;
+	bool deep, many;
 };
 
 static enum walk_step measure(int dfd, const char *name, const struct stat *st, int depth,
@@ -660,6 +701,10 @@ static enum walk_step measure(int dfd, const char *name, const struct stat *st, 
 
 	if (S_ISREG(st->st_mode))
 		m->bytes = sat_add(m->bytes, (unsigned long long)st->st_size);
+	if (++m->entries > RESULTS_MAX_ENTRIES) {
+		m->many = true;
+		return WALK_STOP;
+	}
 	if (!S_ISDIR(st->st_mode))
 		return WALK_NEXT;
 	if (depth >= RESULTS_MAX_DEPTH)
@@ -669,7 +714,9 @@ static enum walk_step measure(int dfd, const char *name, const struct stat *st, 
 	 * its own rights away (chmod 300) to hide a folder from this walk:
 	 * give them back. A folder it cannot measure counts as too much.
 	 */
-	else if ((st->st_mode & 0700) != 0700 && fchmodat(dfd, name, st->st_mode | 0700, 0) < 0)
+	/* Never through a link the guest swapped in since (RENAME_EXCHANGE). */
+	else if ((st->st_mode & 0700) != 0700 &&
+		 fchmodat(dfd, name, (st->st_mode & 0777) | 0700, AT_SYMLINK_NOFOLLOW) < 0)
 		m->deep = true;
 	return m->deep ? WALK_STOP : WALK_ENTER;
 }
@@ -689,9 +736,10 @@ bool guest_results_full(struct guest *g, unsigned long long limit, bool last)
 		fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0 && walk_at(fd, measure, &m) < 0)
 			m.deep = true;
-		if (m.bytes > limit || m.deep) {
+		if (m.bytes > limit || m.deep || m.many) {
 			g->results_full = true;
 			g->results_deep = m.deep;
+			g->results_many = m.many;
 			g->limit = limit;
 			if (!g->reaped)
 				kill_guest(g);
@@ -765,7 +813,12 @@ static void decide(struct guest *g)
 			 sigabbrev_np(o->host_signal) ? sigabbrev_np(o->host_signal) : "a signal");
 	} else if (g->results_full) {
 		o->end = GUEST_CRASH;
-		if (g->results_deep)
+		if (g->results_many)
+			snprintf(o->detail, sizeof(o->detail),
+				 "the test made more than %d files and folders in /results: "
+				 "stopped, its artifacts dropped",
+				 RESULTS_MAX_ENTRIES);
+		else if (g->results_deep)
 			snprintf(o->detail, sizeof(o->detail),
 				 "the test made folders more than %d levels deep in /results: "
 				 "stopped, its artifacts dropped",
@@ -775,11 +828,16 @@ static void decide(struct guest *g)
 				 "the test wrote more than %llu MiB to /results: stopped, its "
 				 "artifacts dropped",
 				 g->limit >> 20);
-	} else if (g->st.ended) {
-		; /* init's word stands: reported, sim-timeout or init-error */
 	} else if (g->wall_expired) {
+		/*
+		 * Before the init's word: a guest still running at the limit
+		 * did not end, whatever "end" line the test (root in the guest,
+		 * with the control line's device) wrote to fake one.
+		 */
 		o->end = GUEST_WALL_TIMEOUT;
 		snprintf(o->detail, sizeof(o->detail), "wall-clock limit of %g s", g->wall_timeout);
+	} else if (g->st.ended) {
+		; /* init's word stands: reported, sim-timeout or init-error */
 	} else if (g->st.crashed) {
 		o->end = GUEST_CRASH;
 	} else if (g->st.init_failed) {

@@ -532,6 +532,11 @@ static double lg(double v)
 {
 	double d = 0, z, z2, term, sum = 0;
 
+	/* Not a number, infinite or out of any run's range: the scale's ends. */
+	if (!(v > 1e-12))
+		return -12;
+	if (!(v < 1e12))
+		return 12;
 	while (v >= 10) {
 		v /= 10;
 		d++;

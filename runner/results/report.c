@@ -385,7 +385,13 @@ void record_result_line(struct strbuf *sb, const struct record *r, size_t number
 		  r->test->id);
 	if (r->seeded)
 		sb_printf(sb, "@%lld", r->seed);
-	sb_printf(sb, "%s%s\n", r->reason ? " # " : "", r->reason ? r->reason : "");
+	if (r->reason) {
+		/* The reason may hold a guest's bytes (a panic line, the init's error). */
+		_cleanup_free_ char *shown = str_shown(r->reason);
+
+		sb_printf(sb, " # %s", shown);
+	}
+	sb_adds(sb, "\n");
 }
 
 int exit_code_of(const struct record *r, size_t n)

@@ -77,38 +77,10 @@ static int member(struct ctx *c, json_object *o, const char *key, json_type t, b
 	return 0;
 }
 
-/*
- * s as a run shows what a guest printed (sched.c's line_byte), a copy: C0
- * controls but tab, DEL, the C1 controls (U+0080..U+009F, "\xc2\x80" to
- * "\xc2\x9f" in UTF-8) and any byte that is not UTF-8 become \xHH, one
- * per byte. What a merge writes from it (ktap.txt, junit.xml, messages)
- * then holds nothing a terminal or an XML reader would act on.
- */
-static char *shown(const char *s)
-{
-	struct strbuf sb = { 0 };
-
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t n = utf8_valid_len(p);
-		bool control = (*p < 0x20 && *p != '\t') || *p == 0x7f ||
-			       (n == 2 && p[0] == 0xc2 && p[1] < 0xa0);
-
-		if (n && !control) {
-			sb_add(&sb, p, n);
-			p += n;
-			continue;
-		}
-		for (size_t i = 0; i < (n ? n : 1); i++)
-			sb_printf(&sb, "\\x%02x", p[i]);
-		p += n ? n : 1;
-	}
-	return sb_detach(&sb);
-}
-
-/* Whether shown() would change s. */
+/* Whether str_shown() would change s. */
 static bool needs_showing(const char *s)
 {
-	_cleanup_free_ char *t = shown(s);
+	_cleanup_free_ char *t = str_shown(s);
 
 	return strcmp(s, t) != 0;
 }
@@ -156,7 +128,7 @@ static int get_run_path(struct ctx *c, json_object *o, const char *key, char **o
  * subtest names and directives), junit.xml or a message: ktap.c reads one
  * line per result, so none of these can hold a line break, and one read
  * here would break a merged ktap.txt into made-up result lines. Other
- * control characters come back as shown() shows them, as the run that
+ * control characters come back as str_shown() shows them, as the run that
  * printed them would have written them.
  */
 static int get_line(struct ctx *c, json_object *o, const char *key, bool required, char **out)
@@ -171,7 +143,7 @@ static int get_line(struct ctx *c, json_object *o, const char *key, bool require
 	}
 	if (*out) {
 		raw = steal_ptr(out);
-		*out = shown(raw);
+		*out = str_shown(raw);
 		free(raw);
 	}
 	return 0;

@@ -344,14 +344,26 @@ run "$umlrun" run -v -j2 $R ihostile itest/t0001-pass.sh
 	! LC_ALL=C grep -q "$(printf '\233')" "$work/err" && ! grep -q "$ESC" "$work/err" &&
 	grep -q '^\[ihostile/t0001-plant\] .*\\xc2\\x9b2J$' "$work/err"
 check "-v with two guests tags each console line with its test, escapes cut lines included"
+# The init's control line is a device the guest (root) can write too.
+run "$umlrun" run $R iforge
+[ $rc -eq 3 ] && grep -q "^not ok [12] iforge/t0001-fake-end.sh # TIMEOUT wall-clock limit of 6 s" "$work/out" &&
+	grep -q '"id": "iforge/t0001-fake-end.sh", "attempt": 1, "result": "timeout"' "$results/latest/results.json"
+check "a test that writes the init's end line itself and spins still ends as a wall timeout"
+grep -qF ' iforge/t0002-bad-numbers.sh # ERROR guest init: error \x1b]0;pwned\x07\x1b[2J\xc2\x9bHforged' "$work/out" &&
+	! grep -q "$ESC" "$work/out" "$results/latest/ktap.txt" &&
+	! grep -qi '"sim_seconds": [-a-z]\|": -' "$results/latest/results.json" &&
+	[ -s "$results/latest/report.html" ] && nothing_left
+check "forged control lines: numbers no init writes are ignored (no hang, valid JSON), the reason's escapes shown as \\xHH"
 run "$umlrun" run $R ifull
 [ $rc -eq 3 ] &&
-	grep -q "^not ok [12] ifull/t0001-sparse.sh # ERROR the test wrote more than 2048 MiB to /results: stopped, its artifacts dropped" "$work/out" &&
-	grep -q "^not ok [12] ifull/t0002-deep.sh # ERROR the test made folders more than 256 levels deep in /results: stopped, its artifacts dropped" "$work/out" &&
+	grep -q "^not ok [123] ifull/t0001-sparse.sh # ERROR the test wrote more than 2048 MiB to /results: stopped, its artifacts dropped" "$work/out" &&
+	grep -q "^not ok [123] ifull/t0002-deep.sh # ERROR the test made folders more than 256 levels deep in /results: stopped, its artifacts dropped" "$work/out" &&
+	grep -q "^not ok [123] ifull/t0003-many.sh # ERROR the test made more than 100000 files and folders in /results: stopped, its artifacts dropped" "$work/out" &&
+	[ -z "$(ls -A "$results/latest/ifull/t0003-many/artifacts")" ] &&
 	grep -q "^    ok 1 made it" "$work/out" &&
 	[ -z "$(ls -A "$results/latest/ifull/t0001-sparse/artifacts")" ] &&
 	[ -z "$(ls -A "$results/latest/ifull/t0002-deep/artifacts")" ] && nothing_left
-check "/results past 2 GiB (a sparse file counts whole) or 256 levels: a crash, the artifacts dropped"
+check "/results past 2 GiB (a sparse file counts whole), 256 levels or 100,000 entries: a crash, the artifacts dropped"
 case $conf in
 *mount-ns)
 	run "$umlrun" exec -- sh -c 'mkdir /tmp/u && mount -t hostfs none /tmp/u -o guest/uml && df -k /tmp/u'
