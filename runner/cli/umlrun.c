@@ -639,6 +639,22 @@ static void select_shard(const struct opts *o, const struct test_list *tests, bo
 	durations_free(&d);
 }
 
+/* The --shuffle seed, to replay the order: on f (stdout for run, stderr for a list). */
+static void print_shuffle_seed(FILE *f, uint64_t seed)
+{
+	fprintf(f, "# shuffle seed: %llu (replay with --shuffle=%llu)\n", (unsigned long long)seed,
+		(unsigned long long)seed);
+}
+
+/* list, run --list: the ids, one a line; the seed on stderr, stdout is for scripts. */
+static void print_list(const struct session *s, const struct test_list *tests)
+{
+	if (s->o->shuffle)
+		print_shuffle_seed(stderr, s->seed);
+	for (size_t i = 0; i < tests->n; i++)
+		printf("%s\n", tests->v[i].id);
+}
+
 /*
  * The tests a command works on: the suites or tests named, less what
  * --filter, --exclude, --rerun-failed and --shard leave out, in the order
@@ -816,8 +832,7 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 		fprintf(run->out, "KTAP version 1\n1..%zu\n", total);
 	/* The shuffle seed is printed even when quiet: it replays the order. */
 	if (run->out && o->shuffle)
-		fprintf(run->out, "# shuffle seed: %llu (replay with --shuffle=%llu)\n",
-			(unsigned long long)s->seed, (unsigned long long)s->seed);
+		print_shuffle_seed(run->out, s->seed);
 	if (run->out && !o->quiet) {
 		fprintf(run->out,
 			"# kernel: %s\n# command line (per test, plus umlrun.test=...): %s\n",
@@ -1128,11 +1143,7 @@ static int run_session(struct session *s)
 
 	find_tests(s, &tests);
 	if (o->list) {
-		if (o->shuffle)
-			fprintf(stderr, "# shuffle seed: %llu (replay with --shuffle=%llu)\n",
-				(unsigned long long)s->seed, (unsigned long long)s->seed);
-		for (size_t i = 0; i < tests.n; i++)
-			printf("%s\n", tests.v[i].id);
+		print_list(s, &tests);
 		goto out;
 	}
 	if (o->gdb && tests.n != 1)
@@ -1828,12 +1839,7 @@ static int cmd_list(const struct opts *o)
 
 	find_project(&s);
 	find_tests(&s, &tests);
-	/* On stderr: stdout is the list, one id a line, for scripts. */
-	if (o->shuffle)
-		fprintf(stderr, "# shuffle seed: %llu (replay with --shuffle=%llu)\n",
-			(unsigned long long)s.seed, (unsigned long long)s.seed);
-	for (size_t i = 0; i < tests.n; i++)
-		printf("%s\n", tests.v[i].id);
+	print_list(&s, &tests);
 	tests_free(&tests);
 	session_end(&s);
 	return EXIT_PASS;

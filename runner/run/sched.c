@@ -435,13 +435,14 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	    xasprintf("%s/%.*s", t->suite, (int)(strlen(t->file) - 3), t->file);
 	_cleanup_free_ char *path = NULL;
 	_cleanup_free_ char *cmdline = NULL;
+	/* --seeds: the guests' random seed of this run, A + attempt - 1. */
+	uint64_t seed = so->seed0 + (uint64_t)job.attempt - 1;
 	char **argv;
 
 	sl->job = job;
 	/* --seeds: named by the seed, which the replay command gives. */
 	if (so->seeds)
-		sl->dir = xasprintf("%s.%llu", base,
-				    (unsigned long long)(so->seed0 + (uint64_t)job.attempt - 1));
+		sl->dir = xasprintf("%s.%llu", base, (unsigned long long)seed);
 	else
 		sl->dir = so->repeat > 1 ? xasprintf("%s.%d", base, job.attempt) : xstrdup(base);
 	sl->abs = xasprintf("%s/%s", so->run_dir, sl->dir);
@@ -453,7 +454,7 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	sl->spec.index = sl->index;
 	sl->spec.test = t->id;
 	if (so->seeds)
-		sl->spec.random_seed = so->seed0 + (uint64_t)job.attempt - 1;
+		sl->spec.random_seed = seed;
 	sl->spec.sim_timeout = so->timeout ? so->timeout : t->timeout;
 	sl->spec.mem = so->mem ? so->mem : t->mem;
 	sl->spec.extra = t->cmdline;
