@@ -733,12 +733,16 @@ char *cache_path(void)
 /*
  * umlrun runs what its cache holds (kernels, build trees): a cache that
  * another user (root aside) owns, or that every user may write to, could
- * run code as us. Why root's cache is refused, or NULL when it is fine.
+ * run code as us. Why the cache folder root (NULL: cache_path found no
+ * home) must not be used, or NULL when it is fine.
  */
 char *cache_problem(const char *root)
 {
 	struct stat st;
 
+	if (!root)
+		return xstrdup("no folder for the cache: set XDG_CACHE_HOME (or HOME) to an "
+			       "absolute path");
 	if (stat(root, &st) < 0)
 		return NULL;
 	if (st.st_uid != geteuid() && st.st_uid != 0)
@@ -758,9 +762,6 @@ char *cache_root(void)
 	char *root = cache_path();
 	char *problem;
 
-	if (!root)
-		die(EXIT_USAGE,
-		    "no folder for the cache: set XDG_CACHE_HOME (or HOME) to an absolute path");
 	if ((problem = cache_problem(root)))
 		die(EXIT_USAGE, "%s", problem);
 	return root;

@@ -1044,7 +1044,6 @@ static int by_seed(const void *a, const void *b)
 static void print_seeds(const struct opts *o, const struct run *run)
 {
 	_cleanup_free_ const struct record **fails = xcalloc(run->res.nrec + 1, sizeof(*fails));
-	const struct record *first = NULL;
 	struct strbuf sb = { 0 };
 	size_t failed = 0;
 
@@ -1055,7 +1054,6 @@ static void print_seeds(const struct opts *o, const struct run *run)
 	qsort(fails, failed, sizeof(*fails), by_seed);
 	for (size_t i = 0; i < failed; i++)
 		sb_printf(&sb, " %s@%lld", fails[i]->test->id, fails[i]->seed);
-	first = failed ? fails[0] : NULL;
 	if (!failed) {
 		printf("# seeds: every run passed (%zu runs)\n", run->res.nrec);
 		return;
@@ -1081,7 +1079,7 @@ static void print_seeds(const struct opts *o, const struct run *run)
 		}
 	}
 	printf("# replay the first: umlrun run%s --random-seed=%lld %s\n", sb.buf ? sb.buf : "",
-	       first->seed, first->test->id);
+	       fails[0]->seed, fails[0]->test->id);
 	sb_release(&sb);
 }
 
@@ -1853,10 +1851,7 @@ static int cmd_doctor(const struct opts *o)
 	_cleanup_free_ char *own_packages = NULL;
 	_cleanup_free_ char *config_dir = NULL;
 	_cleanup_free_ char *cache = cache_path();
-	_cleanup_free_ char *cache_error =
-	    cache ? cache_problem(cache)
-		  : xstrdup("no folder for the cache: set XDG_CACHE_HOME (or HOME) to an absolute "
-			    "path");
+	_cleanup_free_ char *cache_error = cache_problem(cache);
 	_cleanup_free_ char *sources = NULL;
 	_cleanup_free_ char *kdir = NULL;
 	struct passwd *pw = getpwnam("nobody");
