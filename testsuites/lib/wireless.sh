@@ -744,8 +744,11 @@ wl__capture () {
 	[ $((wl__f & 1)) = 1 ] || $WL_IP link set hwsim0 up || return 1
 	# -Z root: Debian's tcpdump drops to a user the guest does not have.
 	# -w - and the shell opening the file: tcpdump would chown a file it
-	# opened itself, which hostfs (/results) refuses.
-	tcpdump -Z root -i hwsim0 -U -w - \
+	# opened itself, which hostfs (/results) refuses. --immediate-mode: by
+	# default libpcap takes frames from the kernel a block at a time, a
+	# block being handed over when full or a second after it began, so the
+	# last second of the air was missing from a capture read right away.
+	tcpdump -Z root -i hwsim0 --immediate-mode -U -w - \
 		>"$WL__CAP_TMP" 2>"$wl__fifo" </dev/null 6>&- 7>&- &
 	WL__CAP_PID=$!
 	# Both opens of the fifo block until the other side comes.
