@@ -143,7 +143,8 @@ static const struct option long_opts[] = {
 	"  --mem=SIZE             guest memory, 32M to the host's RAM (default 256M, or\n"         \
 	"                         the suite's mem=)\n"                                             \
 	"  --suite-dir=DIR        suites from DIR instead of the project's testsuites/\n"          \
-	"                         (its lib/ defaults to the project's)\n"                          \
+	"                         (with the project's lib/ files, harness.sh among them,\n"        \
+	"                         added to its lib/)\n"                                             \
 	"  --overlay=DIR          lay DIR over the guest's root, e.g. your own build as\n"         \
 	"                         DIR/usr/sbin/hostapd (with the libraries it needs);\n"           \
 	"                         repeatable\n"                                                    \

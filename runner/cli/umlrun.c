@@ -611,6 +611,40 @@ static bool failed_last_time(const struct loaded_run *last, const char *id)
 	return false;
 }
 
+/*
+ * --rerun-failed: every test the last run failed must be among these: one
+ * that is not was run from other suites (--suite-dir, --plain) or has been
+ * renamed, and leaving it out would pass as a clean run.
+ */
+static void check_failed_found(const struct session *s, const struct loaded_run *last,
+			       const struct test_list *tests)
+{
+	const struct opts *o = s->o;
+	const char *missing = NULL;
+	size_t nmissing = 0;
+
+	for (size_t i = 0; i < last->n; i++) {
+		const char *id = last->rec[i].test->id;
+		bool found = false;
+
+		if (!failed_last_time(last, id) || (missing && !strcmp(missing, id)))
+			continue;
+		for (size_t t = 0; !found && t < tests->n; t++)
+			found = !strcmp(tests->v[t].id, id);
+		if (!found && !missing)
+			missing = id;
+		nmissing += !found;
+	}
+	if (missing)
+		die(EXIT_USAGE,
+		    "--rerun-failed: the last run failed %s%s, which %s not among the tests here "
+		    "(%s); give the --suite-dir or --plain that run had, or run the tests anew",
+		    missing, nmissing > 1 ? " and others" : "", nmissing > 1 ? "are" : "is",
+		    o->nplains	   ? "--plain's"
+		    : o->suite_dir ? o->suite_dir
+				   : "testsuites/");
+}
+
 static void load_last_run(const struct session *s, struct loaded_run *last)
 {
 	const char *results = s->o->results_dir ? s->o->results_dir : "results";
@@ -672,6 +706,8 @@ static void find_tests(struct session *s, struct test_list *tests)
 		load_last_run(s, &last);
 	if (suites_find(suites, o->args, o->nargs, tests, &e) < 0)
 		uerr_die(&e);
+	if (o->rerun_failed)
+		check_failed_found(s, &last, tests);
 	/* A --filter that matches nothing is a typo, not an empty run that passes. */
 	for (size_t f = 0; f < o->nfilters; f++) {
 		size_t i = 0;

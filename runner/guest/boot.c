@@ -340,6 +340,40 @@ void stage_sweep(void)
 	closedir(d);
 }
 
+/*
+ * The suites' lib/: the project's files (harness.sh, wireless.sh), under
+ * any of the suites' own, whose file of the same name wins. A lib/ that is
+ * a link is left as it is: what it points to is not the stage's to write.
+ */
+static int add_project_lib(const char *lib, const char *suite_lib)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	int rc = 0;
+
+	if (lstat(suite_lib, &st) < 0)
+		return copy_tree(lib, suite_lib, false);
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	d = opendir(lib);
+	if (!d)
+		return -1;
+	while (rc == 0 && (de = readdir(d))) {
+		_cleanup_free_ char *from = NULL;
+		_cleanup_free_ char *to = NULL;
+
+		if (de->d_name[0] == '.')
+			continue;
+		from = xasprintf("%s/%s", lib, de->d_name);
+		to = xasprintf("%s/%s", suite_lib, de->d_name);
+		if (lstat(to, &st) < 0)
+			rc = copy_tree(from, to, false);
+	}
+	closedir(d);
+	return rc;
+}
+
 int stage_create(struct stage *s, const char *kernel, const char *rootfs, const char *suites,
 		 const char *lib, struct uerr *e)
 {
@@ -397,7 +431,7 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 	if (copy_tree(suites, suite, false) < 0 || chmod(suite, 0755) < 0)
 		goto fail;
 	suite_lib = xasprintf("%s/lib", suite);
-	if (!is_dir(suite_lib) && copy_tree(lib, suite_lib, false) < 0)
+	if (add_project_lib(lib, suite_lib) < 0)
 		goto fail;
 	{
 		_cleanup_free_ char *jail = xasprintf("%s/jail", s->dir);
@@ -482,16 +516,40 @@ static int mount_form_check(const char *spec, struct uerr *e)
 	return 0;
 }
 
+int host_folder_check(const char *opt, const char *host, struct uerr *e)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	_cleanup_free_ char *tmpbase = NULL;
+	_cleanup_free_ char *cache = NULL;
+
+	if (!strcmp(host, "/"))
+		return uerr_set(e, EXIT_USAGE,
+				"%s: not the host's whole file system; name a folder", opt);
+	tmpbase = realpath(tmpdir && *tmpdir ? tmpdir : "/tmp", NULL);
+	cache = cache_root();
+	/* The cache and all below it, and any folder above the stages or the cache. */
+	if (path_within(host, cache))
+		return uerr_set(e, EXIT_USAGE,
+				"%s: %s is in umlrun's cache (%s), which a guest must not reach; "
+				"give a folder outside it",
+				opt, host, cache);
+	if ((tmpbase && path_within(tmpbase, host)) || path_within(cache, host))
+		return uerr_set(e, EXIT_USAGE,
+				"%s: %s holds umlrun's own folders (its stages in %s, its cache "
+				"%s), which a guest must not reach; give a folder below it that "
+				"holds neither",
+				opt, host, tmpbase ? tmpbase : "TMPDIR", cache);
+	return 0;
+}
+
 int guest_mount_parse(const char *spec, struct confine_mount *m, struct uerr *e)
 {
 	static const char *const own[] = { "/",	   "/suite", "/results", "/tmp", "/run",
 					   "/var", "/proc",  "/sys",	 "/dev", "/usr",
 					   "/bin", "/sbin",  "/lib",	 "/etc", "/init" };
 	_cleanup_free_ char *copy = xstrdup(spec);
-	_cleanup_free_ char *tmpbase = NULL;
-	_cleanup_free_ char *cache = NULL;
+	_cleanup_free_ char *spec_opt = xasprintf("--mount=%s", spec);
 	char *host = copy, *guest = NULL, *c;
-	const char *tmpdir = getenv("TMPDIR");
 	bool rw = false;
 
 	memset(m, 0, sizeof(*m));
@@ -521,29 +579,8 @@ int guest_mount_parse(const char *spec, struct confine_mount *m, struct uerr *e)
 			 host);
 		goto fail;
 	}
-	if (!strcmp(m->host, "/")) {
-		uerr_set(e, EXIT_USAGE,
-			 "--mount=%s: not the host's whole file system; name a folder", spec);
+	if (host_folder_check(spec_opt, m->host, e) < 0)
 		goto fail;
-	}
-	tmpbase = realpath(tmpdir && *tmpdir ? tmpdir : "/tmp", NULL);
-	cache = cache_root();
-	/* The cache and all below it, and any folder above the stages or the cache. */
-	if (path_within(m->host, cache)) {
-		uerr_set(e, EXIT_USAGE,
-			 "--mount=%s: %s is in umlrun's cache (%s), which a guest must not "
-			 "reach; mount a folder outside it",
-			 spec, m->host, cache);
-		goto fail;
-	}
-	if ((tmpbase && path_within(tmpbase, m->host)) || path_within(cache, m->host)) {
-		uerr_set(e, EXIT_USAGE,
-			 "--mount=%s: %s holds umlrun's own folders (its stages in %s, its cache "
-			 "%s), which a guest must not reach; mount a folder below it that holds "
-			 "neither",
-			 spec, m->host, tmpbase ? tmpbase : "TMPDIR", cache);
-		goto fail;
-	}
 	if (!guest || !*guest)
 		m->guest = xasprintf("/mnt/%s", strrchr(m->host, '/') + 1);
 	else

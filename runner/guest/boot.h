@@ -100,6 +100,13 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
  */
 int stage_overlay(const struct stage *s, const char *script, const char *dir, struct uerr *e);
 /*
+ * A host folder the guest is to see (--mount's HOST, --plain's DIR; host
+ * resolved): not / and not one in or above umlrun's own folders (TMPDIR's
+ * stages, the cache: the guest would reach other runs). opt names the
+ * option in the message. Exit 2 on bad input.
+ */
+int host_folder_check(const char *opt, const char *host, struct uerr *e);
+/*
  * --mount=HOST[:GUEST][:rw]: HOST must be an existing folder, not / and
  * not one holding umlrun's own folders (TMPDIR's stages, the cache: the
  * guest would reach other runs), GUEST an absolute path that is none of

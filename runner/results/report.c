@@ -287,26 +287,44 @@ static bool file_case(const struct record *t)
 	       (t->verdict == V_FAIL && !t->ktap.counts[KTAP_FAIL]);
 }
 
+/* A test file's <testcase> elements and, of them, its failures, errors and skips. */
+struct junit_counts {
+	int tests, failures, errors, skipped;
+};
+
+static struct junit_counts junit_count(const struct record *t)
+{
+	bool own = file_case(t);
+
+	return (struct junit_counts){
+		.tests = (int)t->ktap.ncases + own,
+		.failures = t->ktap.counts[KTAP_FAIL] + (own && t->verdict == V_FAIL),
+		.errors = own && t->verdict >= V_TIMEOUT,
+		.skipped = t->ktap.counts[KTAP_SKIP] + t->ktap.counts[KTAP_XFAIL] +
+			   (own && t->verdict == V_SKIP),
+	};
+}
+
 /* One <testsuite> per test file, one <testcase> per KTAP case. */
 int report_write_junit(const char *path, const struct run_info *ri, const struct record *r,
 		       size_t n, struct uerr *e)
 {
 	struct strbuf sb = { 0 };
-	int tests = 0, failures = 0, errors = 0, skipped = 0;
+	struct junit_counts all = { 0 };
 
-	(void)ri;
 	for (size_t i = 0; i < n; i++) {
-		tests += (int)r[i].ktap.ncases + file_case(&r[i]);
-		failures += r[i].ktap.counts[KTAP_FAIL] +
-			    (r[i].verdict == V_FAIL && !r[i].ktap.counts[KTAP_FAIL]);
-		errors += r[i].verdict >= V_TIMEOUT;
-		skipped += r[i].ktap.counts[KTAP_SKIP] + r[i].ktap.counts[KTAP_XFAIL];
+		struct junit_counts c = junit_count(&r[i]);
+
+		all.tests += c.tests;
+		all.failures += c.failures;
+		all.errors += c.errors;
+		all.skipped += c.skipped;
 	}
 	sb_printf(&sb,
 		  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		  "<testsuites name=\"umlrun\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
 		  "skipped=\"%d\" time=\"%.3f\">\n",
-		  tests, failures, errors, skipped, ri->wall_seconds);
+		  all.tests, all.failures, all.errors, all.skipped, ri->wall_seconds);
 	for (size_t i = 0; i < n; i++) {
 		const struct record *t = &r[i];
 		_cleanup_free_ char *name = t->seeded ? xasprintf("%s@%lld", t->test->id, t->seed)
@@ -314,10 +332,14 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 						? xasprintf("%s#%d", t->test->id, t->attempt)
 						: xstrdup(t->test->id);
 
+		struct junit_counts k = junit_count(t);
+
 		sb_adds(&sb, "  <testsuite name=\"");
 		xml_str(&sb, name);
-		sb_printf(&sb, "\" tests=\"%zu\" time=\"%.3f\">\n", t->ktap.ncases + file_case(t),
-			  t->outcome.wall_seconds);
+		sb_printf(&sb,
+			  "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" "
+			  "time=\"%.3f\">\n",
+			  k.tests, k.failures, k.errors, k.skipped, t->outcome.wall_seconds);
 		sb_printf(&sb,
 			  "    <properties><property name=\"sim_seconds\" value=\"%.9f\"/>"
 			  "<property name=\"result\" value=\"%s\"/>",

@@ -48,8 +48,9 @@
 	"million system calls (about 7 minutes of wall time)" WHY_NO_COST                          \
 	", and with -t 1 under --time-travel=off"
 #define WHY_TICK_CLOCKS                                                                            \
-	"UML limitation: they move only with the tick, and under inf-cpu a timer (the tick too) "  \
-	"fires only when the guest idles, which a program polling them never does" WHY_NO_COST
+	"UML limitation: they move only with the tick, and under time travel a timer (the tick "   \
+	"too) fires only when the guest idles, which a program polling them never "                \
+	"does" WHY_NO_COST
 #define WHY_RUNS_INCONSISTENCY                                                                     \
 	"UML limitation: runs ./inconsistency-check with budgets of its own "                      \
 	"(10 s per clock, 20 s, 600 s); under time travel each second of it is 3.9 million "       \
@@ -71,6 +72,10 @@
 	"program then tests nothing and exits 0"
 
 /*
+ * The reasons above go into generated shell scripts, inside double quotes
+ * (an apostrophe, as in "umlrun's", ended a single-quoted echo): they may
+ * hold no '"', '$', '`' or '\\' (the unit tests run the script through sh -n).
+ *
  * inconsistency-check under basic time travel or on a kernel without the
  * cost: its -t 1 polls until tv_sec moves on, so started 2 ms before a
  * second boundary it polls about 8000 reads instead of up to 3.9 million.
@@ -82,8 +87,8 @@
  * adjusts before).
  */
 #define INCONSISTENCY_BY_CLOCK                                                                     \
-	"\techo '# CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID, CLOCK_REALTIME_COARSE, "     \
-	"CLOCK_MONOTONIC_COARSE not run: " WHY_TICK_CLOCKS "'\n"                                   \
+	"\techo \"# CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID, CLOCK_REALTIME_COARSE, "    \
+	"CLOCK_MONOTONIC_COARSE not run: " WHY_TICK_CLOCKS "\"\n"                                  \
 	"\trc=0\n"                                                                                 \
 	"\tfor clock in 0 1 4 7 11; do\n"                                                          \
 	"\t\tcase $clock in 0 | 11) at=realtime_ns ;; 7) at=boottime_ns ;; *) at=monotonic_ns ;; " \

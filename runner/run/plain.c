@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* plain.c - generated test files for a folder of plain executables. */
 #define _GNU_SOURCE
+#include "boot.h"
 #include "plain.h"
 #include "suite.h"
 
@@ -148,6 +149,12 @@ int plain_make(char *const *given, size_t n, char **suites, struct plain_dir **d
 		if (!v[i].host || !is_dir(v[i].host)) {
 			uerr_set(e, EXIT_USAGE, "--plain=%s: no such folder", given[i]);
 			goto fail;
+		}
+		{
+			_cleanup_free_ char *opt = xasprintf("--plain=%s", given[i]);
+
+			if (host_folder_check(opt, v[i].host, e) < 0)
+				goto fail;
 		}
 		base = strrchr(v[i].host, '/') + 1;
 		v[i].name = sanitized(*base ? base : "plain");

@@ -436,6 +436,16 @@ run "$umlrun" exec --mount="$work/mfile" -- true
 usage_line "^umlrun: --mount=$work/mfile: .*not a folder"
 check "--mount of a file exits 2 saying it is not a folder"
 
+# A suite folder with a lib/ of its own: the project's harness.sh is added
+# to it, the suite's own helpers stay, and its harness.sh would win.
+mkdir -p "$work/ownlib/lib" "$work/ownlib/mine"
+printf 'greet() { echo "hello from my lib"; }\n' >"$work/ownlib/lib/my.sh"
+printf '#!/bin/sh\ntest_description=own\n. ../lib/harness.sh\n. "$HARNESS_SUITE_DIR/../lib/my.sh"\ntest_expect_success mine "greet | grep -q hello"\ntest_done\n' \
+	>"$work/ownlib/mine/t0001-own.sh"
+run "$umlrun" run --results="$results" --suite-dir="$work/ownlib" mine
+[ $rc -eq 0 ] && grep -q '^ok 1 mine/t0001-own.sh$' "$work/out" && [ ! -e "$work/ownlib/lib/harness.sh" ]
+check "--suite-dir with a lib/ of its own: the project's harness.sh is added beside it, the folder untouched"
+
 # ---- --plain: a folder of plain executables as a suite ----
 mkdir -p "$work/plainsuite"
 printf '#!/bin/sh\necho waiting; sleep 30\n' >"$work/plainsuite/waits"
@@ -455,6 +465,11 @@ check "--plain runs a folder's executables as a suite: exit 0 passes, 4 skips, e
 run "$umlrun" run --results="$results" --plain="$work/mproj"
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "no executable file" "$work/err" && nothing_left
 check "--plain of a folder with no executable exits 2 with one line"
+for bad in / "$TMPDIR" "$work" "$XDG_CACHE_HOME/umlrun/kernels"; do
+	run "$umlrun" run --results="$work/nores" --plain="$bad"
+	usage_line "^umlrun: --plain=$bad: " || { echo "# --plain=$bad: exit $rc"; false; } || break
+done
+check "--plain of /, of umlrun's own folders or one holding them exits 2 with one line, as --mount does"
 
 # A program's name is its KTAP title and goes into the generated test
 # file: one a test file could not be named is refused, one line naming
@@ -728,6 +743,12 @@ cp -R "$(readlink -f "$results/latest")" "$work/whole"
 run "$umlrun" run $R --rerun-failed
 [ $rc -eq 1 ] && grep -q "^not ok 1 itest/t0002-fail.sh" "$work/out" && [ "$(grep -c "^\(not \)\?ok [0-9]" "$work/out")" -eq 1 ]
 check "--rerun-failed runs only what failed last time"
+before=$(readlink "$results/latest")
+run "$umlrun" run --results="$results" --rerun-failed
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+	grep -q "^umlrun: --rerun-failed: the last run failed itest/t0002-fail.sh, which is not among the tests here" "$work/err" &&
+	[ "$(readlink "$results/latest")" = "$before" ]
+check "--rerun-failed without the --suite-dir the failed run had exits 2 naming the test, latest kept"
 for k in 1 2 3; do
 	"$umlrun" run $R "$Q" --shard=$k/3 itest >"$work/shard$k.out" 2>&1
 	cp -R "$(readlink -f "$results/latest")" "$work/shard$k"

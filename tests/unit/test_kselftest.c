@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "kselftest.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,6 +79,17 @@ static void test_error_lines(void)
 	ok(kselftest_error_lines(NULL, 3) == NULL, "error lines: no log");
 }
 
+/* Whether sh -n accepts a rule's script, in the braces it is generated in. */
+static bool shell_parses(const char *script)
+{
+	FILE *p = popen("sh -n", "w");
+
+	if (!p)
+		return false;
+	fprintf(p, "{\n%s\n}\n", script);
+	return pclose(p) == 0;
+}
+
 static void test_rules(void)
 {
 	struct ksft_how how;
@@ -96,6 +108,10 @@ static void test_rules(void)
 	why = kselftest_rule("timers", "inconsistency-check", TT_BASIC, NULL, true, &how);
 	ok(why == NULL && how.script && !how.cost_ns,
 	   "inconsistency-check under basic time travel: the script (the cost is inf-cpu's)");
+	ok(how.script && shell_parses(how.script),
+	   "inconsistency-check's script is valid shell (an apostrophe in its message broke it)");
+	ok(how.script && strstr(how.script, "umlrun's syscall-cost patch"),
+	   "inconsistency-check's script says which clocks it leaves out, and why");
 	why = kselftest_rule("timers", "threadtest", TT_INF_CPU, NULL, false, &how);
 	ok(why && !strncmp(why, "UML limitation: ", 16) && strstr(why, "syscall-cost patch"),
 	   "threadtest under inf-cpu without the cost: a UML limitation, naming the patch");

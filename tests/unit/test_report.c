@@ -392,12 +392,68 @@ static void test_flaky_and_seeded(void)
 	rm_rf(tmpl);
 }
 
+/*
+ * junit.xml's counts: the file's own case counts as the skip, failure or
+ * error it carries, in the top element and in each <testsuite>.
+ */
+static void test_junit_counts(void)
+{
+	char tmpl[] = "/tmp/umlrun-report.XXXXXX";
+	struct test t[3] = { { .id = "net/t0001-skipped.sh" },
+			     { .id = "net/t0002-one-skip.sh" },
+			     { .id = "net/t0003-timeout.sh" } };
+	struct run_info ri = { .mode = "inf-cpu", .kernel = "k", .kernel_key = "k" };
+	struct record r[3];
+	struct uerr e = { 0 };
+	_cleanup_free_ char *xml_path = NULL;
+	_cleanup_free_ char *xml = NULL;
+
+	if (!mkdtemp(tmpl)) {
+		ok(false, "mkdtemp");
+		return;
+	}
+	memset(r, 0, sizeof(r));
+	for (int i = 0; i < 3; i++) {
+		r[i].test = &t[i];
+		r[i].attempt = 1;
+		r[i].dir = t[i].id;
+		r[i].outcome.end = GUEST_REPORTED;
+	}
+	feed(&r[0].ktap, (const char *const[]){ "1..0 # SKIP no radio", NULL });
+	feed(&r[1].ktap, (const char *const[]){ "1..2", "ok 1 a", "ok 2 b # SKIP later", NULL });
+	r[2].outcome.end = GUEST_SIM_TIMEOUT;
+	feed(&r[2].ktap, (const char *const[]){ "1..2", "ok 1 started", NULL });
+	for (int i = 0; i < 3; i++)
+		r[i].verdict = verdict_of(&r[i].outcome, &r[i].ktap, &r[i].reason);
+	is_int(r[0].verdict, V_SKIP, "junit fixture: a file that skips itself");
+	xml_path = xasprintf("%s/junit.xml", tmpl);
+	is_int(report_write_junit(xml_path, &ri, r, 3, &e), 0, "junit.xml written");
+	xml = slurp(xml_path);
+	has_str(xml,
+		"<testsuites name=\"umlrun\" tests=\"5\" failures=\"0\" errors=\"1\" skipped=\"2\"",
+		"XML: the skipped file counts among the skips, the timeout among the errors");
+	has_str(xml,
+		"<testsuite name=\"net/t0001-skipped.sh\" tests=\"1\" failures=\"0\" errors=\"0\" "
+		"skipped=\"1\"",
+		"XML: each <testsuite> has its own counts");
+	has_str(xml,
+		"<testsuite name=\"net/t0003-timeout.sh\" tests=\"2\" failures=\"0\" errors=\"1\" "
+		"skipped=\"0\"",
+		"XML: a timeout is its file's error");
+	for (int i = 0; i < 3; i++) {
+		ktap_free(&r[i].ktap);
+		free(r[i].reason);
+	}
+	rm_rf(tmpl);
+}
+
 int main(void)
 {
-	plan(91);
+	plan(96);
 	test_verdicts();
 	test_exit_code();
 	test_reports();
 	test_flaky_and_seeded();
+	test_junit_counts();
 	return done_testing();
 }
