@@ -63,6 +63,17 @@ static int shard_of(const struct loaded_run *lr, int *k, int *n, struct uerr *e)
 	return 0;
 }
 
+/* Two strings, either maybe NULL, equal. */
+static bool str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static const char *str_or(const char *s, const char *none)
+{
+	return s ? s : none;
+}
+
 static int check_shards(struct shards *s, struct uerr *e)
 {
 	const struct loaded_run *first = &s->runs[0];
@@ -87,6 +98,18 @@ static int check_shards(struct shards *s, struct uerr *e)
 		if (s->idx[k - 1] != SIZE_MAX)
 			return uerr_set(e, EXIT_USAGE, "%s and %s are both shard %d/%d",
 					s->runs[s->idx[k - 1]].dir, lr->dir, k, n);
+		/* The merged run names one mode and one kernel: every shard's. */
+		if (!str_eq(lr->info.mode, first->info.mode))
+			return uerr_set(e, EXIT_USAGE,
+					"%s ran under time travel %s but %s under %s: not shards of "
+					"one run",
+					first->dir, str_or(first->info.mode, "(none)"), lr->dir,
+					str_or(lr->info.mode, "(none)"));
+		if (!str_eq(lr->info.kernel_key, first->info.kernel_key))
+			return uerr_set(e, EXIT_USAGE,
+					"%s ran kernel %s but %s kernel %s: not shards of one run",
+					first->dir, str_or(first->info.kernel_key, "(none)"),
+					lr->dir, str_or(lr->info.kernel_key, "(none)"));
 		s->idx[k - 1] = i;
 	}
 	for (int j = 0; j < s->n; j++)

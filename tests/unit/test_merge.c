@@ -345,6 +345,22 @@ static void refused(char **dirs, size_t n, const char *out, const char *want, co
 	ok(path_exists(out) == existed && !path_exists(left), "refused: %s: nothing written", name);
 }
 
+/* A run's results.json with one text put in place of another. */
+static void retag(const char *dir, const char *from, const char *to)
+{
+	_cleanup_free_ char *json = xasprintf("%s/results.json", dir);
+	_cleanup_free_ char *text = slurp(json);
+	char *at = text ? strstr(text, from) : NULL;
+	_cleanup_free_ char *out = NULL;
+
+	if (!at) {
+		diag("retag: %s not in %s", from, json);
+		return;
+	}
+	out = xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	write_file_atomic(json, out, strlen(out));
+}
+
 static void test_merge_refused(char **dirs)
 {
 	_cleanup_free_ char *out = path_in("refused");
@@ -358,6 +374,8 @@ static void test_merge_refused(char **dirs)
 	_cleanup_free_ char *stray_dir = xasprintf("%s/timers/t0003-c", stray);
 	_cleanup_free_ char *stray_log = xasprintf("%s/timers/t0003-c/console.log", stray);
 	_cleanup_free_ char *nothing = path_in("nothing");
+	_cleanup_free_ char *basic = write_run("basic", "2/2", 0, other);
+	_cleanup_free_ char *kernel = write_run("kernel", "2/2", 0, other);
 	_cleanup_free_ char *no_shard = xasprintf("%s is not a shard's run", plain);
 	_cleanup_free_ char *both = xasprintf("%s and %s are both shard 1/2", dirs[0], again);
 
@@ -370,6 +388,12 @@ static void test_merge_refused(char **dirs)
 	refused((char *[]){ dirs[0], twice }, 2, out, "test net/t0001-a.sh ran in two shards",
 		"a test in two shards");
 	refused((char *[]){ dirs[0], nothing }, 2, out, "results.json", "a folder with no results");
+	retag(basic, "\"mode\": \"inf-cpu\"", "\"mode\": \"basic\"");
+	refused((char *[]){ dirs[0], basic }, 2, out, "under time travel inf-cpu but",
+		"shards run under two time-travel modes");
+	retag(kernel, "\"kernel_key\": \"abc\"", "\"kernel_key\": \"def\"");
+	refused((char *[]){ dirs[0], kernel }, 2, out, "ran kernel abc but",
+		"shards run on two kernels");
 	refused((char *[]){ NULL }, 0, out, "nothing to merge", "no folders");
 	mkdir_p(full, 0755);
 	write_file_atomic(full_file, "x", 1);
@@ -505,7 +529,7 @@ int main(void)
 {
 	char *dirs[2];
 
-	plan(109);
+	plan(113);
 	if (!mkdtemp(tmp)) {
 		ok(false, "mkdtemp");
 		return done_testing();
