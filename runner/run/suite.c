@@ -124,7 +124,12 @@ static const char *settings_split(char *line, char **val)
 	return NULL;
 }
 
-static int settings_line(char *line, const char *at, struct test *d, struct uerr *e)
+/* The keys of a settings file, each of which may be given once. */
+static const char *const settings_keys[] = { "timeout", "wall_timeout", "mem", "cmdline", "shell" };
+#define NKEYS (sizeof(settings_keys) / sizeof(settings_keys[0]))
+
+static int settings_line(char *line, const char *at, int lineno, int first[NKEYS], struct test *d,
+			 struct uerr *e)
 {
 	size_t n = strlen(line);
 	_cleanup_free_ char *shown = NULL;
@@ -147,6 +152,16 @@ static int settings_line(char *line, const char *at, struct test *d, struct uerr
 	why = settings_split(line, &eq);
 	if (why)
 		return uerr_set(e, EXIT_USAGE, "%s: %s: %s", at, shown, why);
+	for (size_t k = 0; k < NKEYS; k++) {
+		if (strcmp(line, settings_keys[k]))
+			continue;
+		if (first[k])
+			return uerr_set(e, EXIT_USAGE,
+					"%s: %s: %s= is set on line %d already; keep one of the "
+					"two",
+					at, shown, line, first[k]);
+		first[k] = lineno;
+	}
 	if (!strcmp(line, "timeout")) {
 		if (!seconds_valid(eq, TEST_TIMEOUT_MAX, &v))
 			return uerr_set(e, EXIT_USAGE,
@@ -175,6 +190,11 @@ static int settings_line(char *line, const char *at, struct test *d, struct uerr
 		free(d->mem);
 		d->mem = xstrdup(eq);
 	} else if (!strcmp(line, "cmdline")) {
+		if (!eq[strspn(eq, " \t")])
+			return uerr_set(e, EXIT_USAGE,
+					"%s: %s: no kernel parameters after cmdline=; give some, "
+					"or drop the line",
+					at, shown);
 		free(d->cmdline);
 		d->cmdline = xstrdup(eq);
 	} else if (!strcmp(eq, "sh")) {
@@ -197,6 +217,7 @@ static int settings_line(char *line, const char *at, struct test *d, struct uerr
 int settings_parse(const char *text, const char *file, struct test *d, struct uerr *e)
 {
 	const char *p = text;
+	int first[NKEYS] = { 0 };
 
 	for (int lineno = 1; *p; lineno++) {
 		const char *nl = strchrnul(p, '\n');
@@ -204,7 +225,7 @@ int settings_parse(const char *text, const char *file, struct test *d, struct ue
 		_cleanup_free_ char *at = xasprintf("%s:%d", file, lineno);
 
 		p = *nl ? nl + 1 : nl;
-		if (settings_line(line, at, d, e) < 0)
+		if (settings_line(line, at, lineno, first, d, e) < 0)
 			return -1;
 	}
 	return 0;

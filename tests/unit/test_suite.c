@@ -98,6 +98,15 @@ static void test_settings(void)
 			{ "cmdline=a\033b\n",
 			  "net/settings:1: cmdline=a\\x1bb: a control character is not allowed" },
 			{ "timeout=3\rx\n", "net/settings:1: timeout=3\\rx: a control character" },
+			{ "timeout=5\n# later\ntimeout=600\n",
+			  "net/settings:3: timeout=600: timeout= is set on line 1 already; keep one "
+			  "of the two" },
+			{ "cmdline=quiet\ncmdline=loglevel=7\n",
+			  "net/settings:2: cmdline=loglevel=7: cmdline= is set on line 1 already" },
+			{ "cmdline=\n",
+			  "net/settings:1: cmdline=: no kernel parameters after cmdline=; give "
+			  "some, or drop the line" },
+			{ "cmdline=   \n", "net/settings:1: cmdline=   : no kernel parameters" },
 		};
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -375,7 +384,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(111);
+	plan(115);
 	test_settings();
 	test_mem();
 	test_find();
