@@ -687,6 +687,9 @@ static void print_list(const struct session *s, const struct test_list *tests)
 		print_shuffle_seed(stderr, s->seed);
 	for (size_t i = 0; i < tests->n; i++)
 		printf("%s\n", tests->v[i].id);
+	/* A list that did not reach its reader is no list (>/dev/full, a full disk). */
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die(EXIT_INFRA, "cannot write the list to stdout: %s", strerror(errno ? errno : EIO));
 }
 
 /*

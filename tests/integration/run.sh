@@ -873,6 +873,9 @@ run sh -c '"$1" run $2 itest/t0001-pass.sh >/dev/full' sh "$umlrun" "$R"
 [ $rc -eq 3 ] && grep -q "^umlrun: cannot write the results to stdout: No space left on device (they are in " "$work/err" &&
 	grep -q '"exit_code": 3' "$results/latest/results.json"
 check "result lines that cannot be written to stdout (/dev/full) exit 3, the run folder has them"
+run sh -c '"$1" list $2 >/dev/full' sh "$umlrun" "--suite-dir=$suites"
+[ $rc -eq 3 ] && grep -q "^umlrun: cannot write the list to stdout: No space left on device" "$work/err"
+check "a list that cannot be written to stdout (/dev/full) exits 3, saying so"
 
 # ---- SIGKILL to umlrun: nothing can clean up at once, so the kernel and
 # the next umlrun do ----
