@@ -182,7 +182,7 @@ $(B)/man/%: man/%.scd
 	@mkdir -p $(dir $@)
 	$(Q)scdoc <$< >$@.tmp && mv $@.tmp $@
 
-man-check: all
+man-check: all man
 	sh tests/man/check.sh
 
 # make install into a temporary PREFIX, then the installed umlrun lists and

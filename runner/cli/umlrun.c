@@ -689,7 +689,8 @@ static void print_list(const struct session *s, const struct test_list *tests)
 		printf("%s\n", tests->v[i].id);
 	/* A list that did not reach its reader is no list (>/dev/full, a full disk). */
 	if (fflush(stdout) != 0 || ferror(stdout))
-		die(EXIT_INFRA, "cannot write the list to stdout: %s", strerror(errno ? errno : EIO));
+		die(EXIT_INFRA, "cannot write the list to stdout: %s",
+		    strerror(errno ? errno : EIO));
 }
 
 /*
@@ -1324,7 +1325,7 @@ static char **kunit_fragments(struct session *s, size_t *n)
 	if (path_exists(arch))
 		v[(*n)++] = steal_ptr(&arch);
 	for (size_t i = 0; i < o->nkunitconfigs; i++)
-		if (kunitconfig_resolve(o->kunitconfigs[i], tree, &v[(*n)++], &e) < 0)
+		if (kunitconfig_resolve(o->kunitconfigs[i], tree, s->project, &v[(*n)++], &e) < 0)
 			uerr_die(&e);
 	if (!o->nkunitconfigs) {
 		char *def = xasprintf("%s/tools/testing/kunit/configs/default.config", tree);

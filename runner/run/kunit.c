@@ -9,15 +9,20 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-int kunitconfig_resolve(const char *arg, const char *tree, char **path, struct uerr *e)
+int kunitconfig_resolve(const char *arg, const char *tree, const char *project, char **path,
+			struct uerr *e)
 {
 	_cleanup_free_ char *in_tree = NULL;
-	const char *bases[2] = { arg, NULL };
+	_cleanup_free_ char *in_project = NULL;
+	const char *bases[3] = { arg, NULL, NULL };
+	size_t n = 1;
 
 	*path = NULL;
 	if (arg[0] != '/' && tree)
-		bases[1] = in_tree = xasprintf("%s/%s", tree, arg);
-	for (size_t i = 0; i < 2 && bases[i]; i++) {
+		bases[n++] = in_tree = xasprintf("%s/%s", tree, arg);
+	if (arg[0] != '/' && project)
+		bases[n++] = in_project = xasprintf("%s/%s", project, arg);
+	for (size_t i = 0; i < n; i++) {
 		_cleanup_free_ char *file = NULL;
 
 		if (!path_exists(bases[i]))
@@ -35,8 +40,9 @@ int kunitconfig_resolve(const char *arg, const char *tree, char **path, struct u
 				arg, bases[i]);
 	}
 	return uerr_set(e, EXIT_USAGE,
-			"--kunitconfig=%s: no such file or folder, here or in the kernel tree %s",
-			arg, tree ? tree : "(none)");
+			"--kunitconfig=%s: no such file or folder, here, in the kernel tree %s or "
+			"in umlrun's own folder %s",
+			arg, tree ? tree : "(none)", project ? project : "(none)");
 }
 
 bool kunit_glob_valid(const char *glob)

@@ -38,10 +38,12 @@
 /*
  * --kunitconfig=FILE|DIR as kunit.py takes it (a DIR means DIR/.kunitconfig),
  * looked up from the current folder first, then in the kernel tree (so
- * `--kunitconfig=lib/kunit` names the tree's own). *path: its real path.
- * A missing one is a usage error (exit 2).
+ * `--kunitconfig=lib/kunit` names the tree's own), then in umlrun's own
+ * folder, project (`uml-config/kunit/...` from anywhere; NULL: not there).
+ * *path: its real path. A missing one is a usage error (exit 2).
  */
-int kunitconfig_resolve(const char *arg, const char *tree, char **path, struct uerr *e);
+int kunitconfig_resolve(const char *arg, const char *tree, const char *project, char **path,
+			struct uerr *e);
 
 /*
  * GLOB as the kernel's kunit.filter_glob= takes it (SUITE or SUITE.CASE

@@ -275,26 +275,40 @@ static void test_resolve(void)
 	p = xasprintf("%s/lib/empty", tree);
 	mkdir_p(p, 0755);
 	free(p);
-	is_int(kunitconfig_resolve("lib/kunit", tree, &path, &e), 0, "resolve: a DIR in the tree");
+	is_int(kunitconfig_resolve("lib/kunit", tree, NULL, &path, &e), 0,
+	       "resolve: a DIR in the tree");
 	ok(path && strstr(path, "/tree/lib/kunit/.kunitconfig"), "resolve: DIR/.kunitconfig");
 	free(path);
 	p = xasprintf("%s/lib/kunit/.kunitconfig", tree);
-	is_int(kunitconfig_resolve(p, NULL, &path, &e), 0, "resolve: an absolute FILE");
+	is_int(kunitconfig_resolve(p, NULL, NULL, &path, &e), 0, "resolve: an absolute FILE");
 	free(path);
 	free(p);
-	is_int(kunitconfig_resolve("lib/nothing", tree, &path, &e), -1, "resolve: missing");
+	is_int(kunitconfig_resolve("lib/nothing", tree, NULL, &path, &e), -1, "resolve: missing");
 	is_int(e.code, EXIT_USAGE, "resolve: missing is exit 2");
 	ok(path == NULL, "resolve: no path then");
-	is_int(kunitconfig_resolve("lib/empty", tree, &path, &e), -1,
+	is_int(kunitconfig_resolve("lib/empty", tree, NULL, &path, &e), -1,
 	       "resolve: a DIR without .kunitconfig");
 	ok(strstr(e.msg, "has no .kunitconfig") != NULL, "resolve: says so");
+	p = xasprintf("%s/proj/uml-config/kunit", dir);
+	mkdir_p(p, 0755);
+	free(p);
+	p = xasprintf("%s/proj/uml-config/kunit/time.kunitconfig", dir);
+	write_file_atomic(p, "CONFIG_KUNIT=y\n", 15);
+	free(p);
+	p = xasprintf("%s/proj", dir);
+	is_int(kunitconfig_resolve("uml-config/kunit/time.kunitconfig", tree, p, &path, &e), 0,
+	       "resolve: a FILE in umlrun's own folder, from anywhere");
+	ok(path && strstr(path, "/proj/uml-config/kunit/time.kunitconfig"),
+	   "resolve: its real path");
+	free(path);
+	free(p);
 	rm_rf(dir);
 	free(tree);
 }
 
 int main(void)
 {
-	plan(74);
+	plan(76);
 	test_strip_time();
 	test_parse();
 	test_records();
