@@ -487,6 +487,15 @@ int rm_contents(const char *dir)
 	return fd < 0 ? -errno : rm_tree_at(fd);
 }
 
+bool path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (!strcmp(dir, "/"))
+		return true;
+	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
+}
+
 bool path_exists(const char *path)
 {
 	return access(path, F_OK) == 0;

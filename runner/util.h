@@ -151,6 +151,8 @@ int rm_rf(const char *path);
 int rm_contents(const char *dir);
 /* Frees a NULL-terminated vector of strings and the strings; NULL is fine. */
 void strv_free(char **v);
+/* Whether path is dir or below it (both resolved, no trailing '/'). */
+bool path_within(const char *path, const char *dir);
 bool path_exists(const char *path);
 bool is_dir(const char *path);
 

@@ -708,8 +708,15 @@ static void find_tests(struct session *s, struct test_list *tests)
 
 	if (o->rerun_failed)
 		load_last_run(s, &last);
-	if (suites_find(suites, o->args, o->nargs, tests, &e) < 0)
+	if (suites_find(suites, o->args, o->nargs, tests, &e) < 0) {
+		static const char hint[] = "see 'umlrun list'";
+		size_t len = strlen(e.msg), hl = sizeof(hint) - 1;
+
+		/* 'umlrun list' alone would list the project's suites, not these. */
+		if (o->suite_dir && len >= hl && !strcmp(e.msg + len - hl, hint))
+			die(e.code, "%.*s --suite-dir=%s'", (int)(len - 1), e.msg, o->suite_dir);
 		uerr_die(&e);
+	}
 	if (o->rerun_failed)
 		check_failed_found(s, &last, tests);
 	/* A --filter that matches nothing is a typo, not an empty run that passes. */

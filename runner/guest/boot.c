@@ -475,16 +475,6 @@ int stage_overlay(const struct stage *s, const char *script, const char *dir, st
 			"cannot lay %s over the guest's root (see the message above)", dir);
 }
 
-/* Whether path is dir or below it (both resolved). */
-static bool path_within(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	if (!strcmp(dir, "/"))
-		return true;
-	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
-}
-
 /*
  * --mount=HOST[:GUEST][:rw], the form, before guest_mount_parse splits it:
  * it splits at the first ':', so a path holding one would be cut in two

@@ -295,13 +295,43 @@ static int load_suite(const char *dir, const char *suite, const char *only, stru
 	return r;
 }
 
+/*
+ * A path to a suite or test file below dir, as a shell completes it
+ * (suites/net/t0001-a.sh, ./net): its part below dir, or NULL. The last
+ * part is not resolved, so a test file that is a link keeps its name.
+ */
+static char *below_dir(const char *dir, const char *arg)
+{
+	_cleanup_free_ char *copy = xstrdup(arg);
+	_cleanup_free_ char *real_dir = realpath(dir, NULL);
+	_cleanup_free_ char *parent = NULL;
+	char *slash, *base;
+	size_t l = strlen(copy);
+
+	while (l > 1 && copy[l - 1] == '/')
+		copy[--l] = '\0';
+	slash = strrchr(copy, '/');
+	if (!slash || !real_dir || !path_exists(arg))
+		return NULL;
+	*slash = '\0';
+	base = slash + 1;
+	parent = realpath(*copy ? copy : "/", NULL);
+	if (!parent || !path_within(parent, real_dir))
+		return NULL;
+	if (!strcmp(parent, real_dir))
+		return xstrdup(base);
+	return xasprintf("%s/%s", parent + strlen(real_dir) + 1, base);
+}
+
 static int load_arg(const char *dir, const char *arg, struct test_list *out, struct uerr *e)
 {
-	_cleanup_free_ char *a = xstrdup(arg);
+	_cleanup_free_ char *a = below_dir(dir, arg);
 	_cleanup_free_ char *file = NULL;
 	char *slash;
 	size_t l;
 
+	if (!a)
+		a = xstrdup(arg);
 	if (!strncmp(a, "testsuites/", 11))
 		memmove(a, a + 11, strlen(a + 11) + 1);
 	l = strlen(a);

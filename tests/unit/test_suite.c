@@ -318,6 +318,14 @@ static void test_find(void)
 	found("testsuites/time", "time/t0001-clock.sh");
 	found("testsuites/net/t0001-ping", "net/t0001-ping.sh");
 	{
+		/* A path to the suites folder's file, as a shell completes it. */
+		_cleanup_free_ char *path = xasprintf("%s/net/t0002-dns.sh", tmp);
+		_cleanup_free_ char *suite = xasprintf("%s/./time/", tmp);
+
+		found(path, "net/t0002-dns.sh");
+		found(suite, "time/t0001-clock.sh");
+	}
+	{
 		const char *args[] = { "time", "net/t0002-dns" };
 		struct test_list l = { 0 };
 		struct uerr e;
@@ -384,7 +392,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(115);
+	plan(117);
 	test_settings();
 	test_mem();
 	test_find();
