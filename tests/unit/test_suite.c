@@ -99,7 +99,8 @@ static void test_settings(void)
 			  "net/settings:1: cmdline=a\\x1bb: a control character is not allowed" },
 			{ "timeout=3\rx\n", "net/settings:1: timeout=3\\rx: a control character" },
 			{ "timeout=5\n# later\ntimeout=600\n",
-			  "net/settings:3: timeout=600: timeout= is set on line 1 already; keep one "
+			  "net/settings:3: timeout=600: timeout= is set on line 1 already; keep "
+			  "one "
 			  "of the two" },
 			{ "cmdline=quiet\ncmdline=loglevel=7\n",
 			  "net/settings:2: cmdline=loglevel=7: cmdline= is set on line 1 already" },
