@@ -144,7 +144,7 @@ static const struct option long_opts[] = {
 	"                         the suite's mem=)\n"                                             \
 	"  --suite-dir=DIR        suites from DIR instead of the project's testsuites/\n"          \
 	"                         (with the project's lib/ files, harness.sh among them,\n"        \
-	"                         added to its lib/)\n"                                             \
+	"                         added to its lib/)\n"                                            \
 	"  --overlay=DIR          lay DIR over the guest's root, e.g. your own build as\n"         \
 	"                         DIR/usr/sbin/hostapd (with the libraries it needs);\n"           \
 	"                         repeatable\n"                                                    \

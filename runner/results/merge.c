@@ -100,11 +100,12 @@ static int check_shards(struct shards *s, struct uerr *e)
 					s->runs[s->idx[k - 1]].dir, lr->dir, k, n);
 		/* The merged run names one mode and one kernel: every shard's. */
 		if (!str_eq(lr->info.mode, first->info.mode))
-			return uerr_set(e, EXIT_USAGE,
-					"%s ran under time travel %s but %s under %s: not shards of "
-					"one run",
-					first->dir, str_or(first->info.mode, "(none)"), lr->dir,
-					str_or(lr->info.mode, "(none)"));
+			return uerr_set(
+			    e, EXIT_USAGE,
+			    "%s ran under time travel %s but %s under %s: not shards of "
+			    "one run",
+			    first->dir, str_or(first->info.mode, "(none)"), lr->dir,
+			    str_or(lr->info.mode, "(none)"));
 		if (!str_eq(lr->info.kernel_key, first->info.kernel_key))
 			return uerr_set(e, EXIT_USAGE,
 					"%s ran kernel %s but %s kernel %s: not shards of one run",
