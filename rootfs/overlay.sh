@@ -11,19 +11,47 @@
 # The staged root is made of hard links into the cached root folder: a
 # file is always removed before its replacement is written, never written
 # through, or the cache (and every later run) would change with it.
+#
+# An overlay may be a build nobody here has read (a pull request's): it
+# must not reach outside the staged root. Its links must be relative and
+# stay below the link (no '..'), and every place written to must resolve,
+# through any links of the root or of earlier overlays, inside the root: a
+# link to a host folder would have had cp, rm and chmod act on the host.
+# Its programs are never run: their libraries are listed by the host's
+# dynamic loader (ld.so --list reads the ELF file; ldd may run a program
+# that names another loader).
 set -eu
 
-root=$1
+root=$(realpath "$1")
 dir=$2
+rtld=/lib64/ld-linux-x86-64.so.2
 
 die() {
 	echo "overlay: $*" >&2
 	exit 1
 }
 
+# refuse WHY: the overlay itself is at fault (exit 2: umlrun's usage error).
+refuse() {
+	echo "overlay: $*" >&2
+	exit 2
+}
+
+# inside PATH: the folder PATH names its last part in resolves, through
+# every link, to the root or below it (the last part itself is replaced,
+# never written through; a folder is checked again as PATH/.).
+inside() {
+	r=$(realpath -m "$(dirname "$1")") || return 1
+	case $r in
+	"$root" | "$root"/*) return 0 ;;
+	esac
+	return 1
+}
+
 # libs BIN: the shared objects the dynamic loader would map for BIN.
 libs() {
-	ldd "$1" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'
+	"$rtld" --list "$1" 2>/dev/null |
+		sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'
 }
 
 is_elf() {
@@ -31,13 +59,24 @@ is_elf() {
 }
 
 cd "$dir" || die "cannot enter $dir"
+# Its links first, before anything is written.
+find . -type l -print | while IFS= read -r f; do
+	case $(readlink "$f") in
+	/* | .. | ../* | */.. | */../*)
+		refuse "$dir/${f#./} is a link to $(readlink "$f"): an overlay's links must be relative and may not climb with '..'" ;;
+	esac
+done
 # Names with a newline would be split below; nobody installs such files.
 find . ! -name . -print | while IFS= read -r f; do
 	f=${f#./}
+	inside "$root/$f" || refuse "/$f leads out of the guest's root (through a link); not laid"
 	if [ -d "$f" ] && [ ! -L "$f" ]; then
 		# Through the root's own links (bin -> usr/bin): a folder there
 		# is the folder the guest sees.
+		[ ! -e "$root/$f" ] || [ -d "$root/$f" ] ||
+			refuse "$dir/$f is a folder, and /$f in the guest's root is not"
 		mkdir -p "$root/$f" || die "cannot create /$f in the guest's root"
+		inside "$root/$f/x" || refuse "/$f leads out of the guest's root (through a link); not laid"
 		chmod go-w "$root/$f"
 		continue
 	fi
@@ -48,7 +87,9 @@ find . ! -name . -print | while IFS= read -r f; do
 	[ -L "$f" ] || ! [ -x "$f" ] || ! is_elf "$f" && continue
 	for lib in $(libs "$f"); do
 		[ -e "$root$lib" ] && continue
+		inside "$root$lib" || refuse "$lib, which /$f needs, leads out of the guest's root (through a link)"
 		mkdir -p "$root$(dirname "$lib")"
+		inside "$root$lib" || refuse "$lib, which /$f needs, leads out of the guest's root (through a link)"
 		cp -L "$lib" "$root$lib" || die "cannot copy $lib, which $f needs"
 		chmod go-w "$root$lib"
 		echo "overlay: added $lib, which /$f needs" >&2

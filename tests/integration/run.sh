@@ -646,6 +646,23 @@ check "the overlay changed only that run: the cached root is untouched"
 run "$umlrun" run $R --overlay="$ov" itest/t0001-pass.sh
 [ $rc -eq 0 ] && grep -q "\"overlays\": \[\"$ov\"\]" "$results/latest/results.json"
 check "results.json names the overlays of the run"
+# A hostile overlay (a pull request's build): a link to a host folder, then
+# a second overlay writing through it; a folder where the root has a link
+# to a host file (linuxrc -> /usr/bin/busybox). Refused, nothing written.
+mkdir -p "$work/ovx/target" "$work/ovx/a" "$work/ovx/b/x" "$work/ovx/d/linuxrc"
+echo victim >"$work/ovx/target/victim"
+ln -s "$work/ovx/target" "$work/ovx/a/x"
+echo pwned >"$work/ovx/b/x/victim"
+echo pwned >"$work/ovx/d/linuxrc/f"
+run "$umlrun" exec --overlay="$work/ovx/a" --overlay="$work/ovx/b" -- true
+[ $rc -eq 2 ] && grep -q "ovx/a/x is a link to .*: an overlay's links must be relative" "$work/err" &&
+	grep -q "^umlrun: .*ovx/a is refused as an overlay" "$work/err" &&
+	[ "$(cat "$work/ovx/target/victim")" = victim ] && nothing_left
+check "an overlay with a link out of itself is refused (exit 2), no host file written"
+run "$umlrun" exec --overlay="$work/ovx/d" -- true
+[ $rc -eq 2 ] && grep -q "ovx/d/linuxrc is a folder, and /linuxrc in the guest's root is not" "$work/err" &&
+	[ ! -e /usr/bin/busybox/f ] && nothing_left
+check "an overlay folder over the root's link to a host file is refused (exit 2)"
 
 # ---- the guest's random numbers ----
 rand() {
