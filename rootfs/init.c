@@ -616,8 +616,12 @@ static int copy_file(const char *src, const char *dest)
 	ssize_t n = 0;
 	int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, saved;
 
-	if (in >= 0)
-		out = open(dest, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/*
+	 * The test may have left anything at dest (a fifo would block this
+	 * open forever): a new file, or an error.
+	 */
+	if (in >= 0 && (unlink(dest) == 0 || errno == ENOENT))
+		out = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
 		if (write(out, buf, (size_t)n) != n) {
 			n = -1;

@@ -1657,22 +1657,50 @@ static void pass_err(void *ctx, const char *data, size_t len)
 		return;
 }
 
+/* The most of a guest's trace.txt exec keeps (the guest's results may hold 2 GiB). */
+#define TRACE_KEEP_MAX (512 << 20)
+
 /*
  * exec --trace-event: the guest saved its trace buffer in its results
  * folder, which exec otherwise drops; it becomes trace.txt here.
  */
 static void keep_exec_trace(const struct session *s)
 {
-	_cleanup_free_ char *from = xasprintf("%s/g0/results/trace.txt", s->stage.dir);
+	_cleanup_free_ char *dir = xasprintf("%s/g0/results", s->stage.dir);
+	_cleanup_close_ int dfd = -1;
+	_cleanup_close_ int fd = -1;
 	_cleanup_free_ char *text = NULL;
-	size_t len;
+	struct stat st;
+	size_t len = 0;
 	int r;
 
 	if (!s->trace_event && !s->kprobe_event)
 		return;
-	if (read_file(from, &text, &len) < 0) {
-		warn("--trace-event: the guest saved no trace");
+	/*
+	 * The guest wrote it: a link (to a host file), a fifo (open would
+	 * block) or a huge file is not a trace.
+	 */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd =
+	    dfd < 0 ? -1 : openat(dfd, "trace.txt", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		warn("--trace-event: the guest saved no trace (none, or not a plain file)");
 		return;
+	}
+	if (st.st_size > TRACE_KEEP_MAX) {
+		warn("--trace-event: the guest's trace.txt is over %d MiB; not kept",
+		     TRACE_KEEP_MAX >> 20);
+		return;
+	}
+	text = xmalloc((size_t)st.st_size + 1);
+	while (len < (size_t)st.st_size) {
+		ssize_t n = read(fd, text + len, (size_t)st.st_size - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
 	}
 	if ((r = write_file_atomic("trace.txt", text, len)) < 0) {
 		errno = -r;
