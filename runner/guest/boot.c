@@ -473,8 +473,8 @@ int stage_overlay(const struct stage *s, const char *script, const char *dir, st
 		return 0;
 	/* Exit 2: the overlay itself is refused (a link out of the root). */
 	if (st > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 2)
-		return uerr_set(e, EXIT_USAGE, "%s is refused as an overlay (see the message above)",
-				dir);
+		return uerr_set(e, EXIT_USAGE,
+				"%s is refused as an overlay (see the message above)", dir);
 	return uerr_set(e, EXIT_INFRA,
 			"cannot lay %s over the guest's root (see the message above)", dir);
 }
