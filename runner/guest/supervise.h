@@ -108,6 +108,8 @@ bool guest_check_exit(struct guest *g);
  * its /results emptied. A test may not fill the host's disk.
  */
 bool guest_results_full(struct guest *g, unsigned long long limit, bool last);
+/* What one guest may leave in /results (and UML's folder), run or exec. */
+#define GUEST_RESULTS_MAX_BYTES (2ULL << 30)
 /* umlrun got signal sig: end the guest; it will be reported interrupted. */
 void guest_interrupt(struct guest *g, int sig);
 void guest_finish(struct guest *g, struct guest_outcome *o);

@@ -37,8 +37,6 @@ struct job {
 /* ktap.log stops at KTAP_LOG_MAX_BYTES; stdout and ktap.txt show SHOWN_MAX_BYTES of it. */
 #define KTAP_LOG_MAX_BYTES ((size_t)256 << 20)
 #define SHOWN_MAX_BYTES	   ((size_t)16 << 20)
-/* What one test file may leave in /results; checked about every second. */
-#define RESULTS_MAX_BYTES (2ULL << 30)
 
 /* What a test's guest streams, and where it goes as it arrives. */
 struct test_io {
@@ -685,7 +683,7 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	char *reason = NULL, *diff = NULL, *lost, *lost_art;
 	enum verdict v;
 
-	guest_results_full(sl->g, RESULTS_MAX_BYTES, true);
+	guest_results_full(sl->g, GUEST_RESULTS_MAX_BYTES, true);
 	guest_finish(sl->g, &o);
 	sl->g = NULL;
 	line_end(&sl->io);
@@ -886,7 +884,7 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 		free(pf);
 		for (int i = 0; i < nslots; i++)
 			if (s.slots[i].g)
-				guest_results_full(s.slots[i].g, RESULTS_MAX_BYTES, false);
+				guest_results_full(s.slots[i].g, GUEST_RESULTS_MAX_BYTES, false);
 	}
 	/* On an error, no guest may outlive the loop. */
 	for (int i = 0; i < so->jobs; i++) {

@@ -364,6 +364,9 @@ run "$umlrun" run $R ifull
 	[ -z "$(ls -A "$results/latest/ifull/t0001-sparse/artifacts")" ] &&
 	[ -z "$(ls -A "$results/latest/ifull/t0002-deep/artifacts")" ] && nothing_left
 check "/results past 2 GiB (a sparse file counts whole), 256 levels or 100,000 entries: a crash, the artifacts dropped"
+run timeout 120 "$umlrun" exec -- sh -c 'truncate -s 3G /results/big && sleep 30'
+[ $rc -eq 3 ] && grep -q "the test wrote more than 2048 MiB to /results" "$work/err" && nothing_left
+check "exec holds the guest to the same 2 GiB of /results (it never measured it)"
 case $conf in
 *mount-ns)
 	run "$umlrun" exec -- sh -c 'mkdir /tmp/u && mount -t hostfs none /tmp/u -o guest/uml && df -k /tmp/u'
