@@ -86,7 +86,11 @@ static void ctl(const char *fmt, ...)
 		n = sizeof(buf) - 2;
 	buf[n++] = '\n';
 	if (ctl_fd >= 0) {
-		if (write(ctl_fd, buf, (size_t)n) < 0)
+		/*
+		 * A newline first: the test (root) can write to this line too,
+		 * and half a line of its own would have spoilt ours.
+		 */
+		if (write(ctl_fd, "\n", 1) < 0 || write(ctl_fd, buf, (size_t)n) < 0)
 			return;
 		return;
 	}
@@ -389,18 +393,23 @@ static int mount_host(void)
 	return 0;
 }
 
-static int open_line(const char *path)
+/* Raw: no \n -> \r\n, no echo, no case mapping; the host sees exactly the bytes. */
+static void line_raw(int fd)
 {
-	int fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	struct termios t;
 
-	if (fd < 0)
-		return -1;
-	/* Raw: no \n -> \r\n, no echo; the host sees exactly the bytes. */
 	if (tcgetattr(fd, &t) == 0) {
 		cfmakeraw(&t);
 		tcsetattr(fd, TCSANOW, &t);
 	}
+}
+
+static int open_line(const char *path)
+{
+	int fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd >= 0)
+		line_raw(fd);
 	return fd;
 }
 
@@ -585,6 +594,8 @@ static int run_job(void)
 	c1 = job_cost_now();
 	snprintf(cost, sizeof(cost), " forks=%lld pgfault=%lld", c1.forks - c0.forks,
 		 c1.pgfault - c0.pgfault);
+	/* The test may have changed the line's settings (stty olcuc): undone. */
+	line_raw(ctl_fd);
 	if (timed_out)
 		ctl("end timeout=%ld sim=%.9f%s", param.timeout, monotonic() - job_t0, cost);
 	else if (WIFSIGNALED(status))

@@ -154,12 +154,18 @@ const char *guest_crash_mark(const char *text, size_t len)
  */
 #define INIT_CONSOLE_MARK "umlrun-init: "
 
-static void console_line(struct guest_outcome *o, bool *crashed, bool *init_failed, const char *l)
+static void console_line(struct guest_outcome *o, bool *crashed, bool *init_failed, bool *panicked,
+			 const char *l)
 {
 	const char *mark;
 
 	if (!o->kernel_report[0] && (mark = kernel_report_mark(l, strlen(l))))
 		snprintf(o->kernel_report, sizeof(o->kernel_report), "%.200s", mark);
+	if (!*panicked && strstr(l, "Kernel panic - not syncing")) {
+		*panicked = true;
+		snprintf(o->panic, sizeof(o->panic), "%.200s",
+			 strstr(l, "Kernel panic - not syncing"));
+	}
 	if (*crashed || *init_failed)
 		return; /* the first reason stands */
 	if (!strncmp(l, INIT_CONSOLE_MARK, strlen(INIT_CONSOLE_MARK))) {
@@ -175,7 +181,7 @@ static void console_line(struct guest_outcome *o, bool *crashed, bool *init_fail
 struct run_state {
 	const struct guest_io *io;
 	struct guest_outcome *o;
-	bool ended, crashed, init_failed;
+	bool ended, crashed, init_failed, panicked;
 };
 
 static void split_lines(struct chan *c, const char *buf, size_t n, struct run_state *st, int which)
@@ -190,7 +196,7 @@ static void split_lines(struct chan *c, const char *buf, size_t n, struct run_st
 		if (which == CH_CTL)
 			control_line(st->o, &st->ended, c->line);
 		else
-			console_line(st->o, &st->crashed, &st->init_failed, c->line);
+			console_line(st->o, &st->crashed, &st->init_failed, &st->panicked, c->line);
 		c->len = 0;
 	}
 }
@@ -846,6 +852,18 @@ static void decide(struct guest *g)
 		 */
 		o->end = GUEST_WALL_TIMEOUT;
 		snprintf(o->detail, sizeof(o->detail), "wall-clock limit of %g s", g->wall_timeout);
+	} else if (g->st.ended && (g->st.panicked || killed_by(o->uml_status))) {
+		/*
+		 * The kernel died after an end line: the test (root in the
+		 * guest) may have written that line itself before a panic.
+		 */
+		o->end = GUEST_CRASH;
+		if (g->st.panicked)
+			snprintf(o->detail, sizeof(o->detail), "%s", o->panic);
+		else
+			snprintf(o->detail, sizeof(o->detail),
+				 "linux killed by signal %d (%s) after the end of the test",
+				 killed_by(o->uml_status), strsignal(killed_by(o->uml_status)));
 	} else if (g->st.ended) {
 		; /* init's word stands: reported, sim-timeout or init-error */
 	} else if (g->st.crashed) {

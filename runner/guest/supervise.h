@@ -63,6 +63,7 @@ struct guest_outcome {
 	 * fails a test that otherwise passed.
 	 */
 	char kernel_report[256];
+	char panic[256]; /* the console's "Kernel panic - not syncing" line, or empty */
 };
 
 const char *guest_end_name(enum guest_end e);

@@ -346,9 +346,14 @@ run "$umlrun" run -v -j2 $R ihostile itest/t0001-pass.sh
 check "-v with two guests tags each console line with its test, escapes cut lines included"
 # The init's control line is a device the guest (root) can write too.
 run "$umlrun" run $R iforge
-[ $rc -eq 3 ] && grep -q "^not ok [12] iforge/t0001-fake-end.sh # TIMEOUT wall-clock limit of 6 s" "$work/out" &&
+[ $rc -eq 3 ] && grep -q "^not ok [1-5] iforge/t0001-fake-end.sh # TIMEOUT wall-clock limit of 6 s" "$work/out" &&
 	grep -q '"id": "iforge/t0001-fake-end.sh", "attempt": 1, "result": "timeout"' "$results/latest/results.json"
 check "a test that writes the init's end line itself and spins still ends as a wall timeout"
+grep -q "^not ok [1-5] iforge/t0003-half-line.sh # TIMEOUT simulated-time limit of 5 s" "$work/out" &&
+	grep -q "^not ok [1-5] iforge/t0004-stty.sh # TIMEOUT simulated-time limit of 5 s" "$work/out"
+check "a forged end line, then half a line or the line's settings changed, hides no simulated-time limit"
+grep -q "^not ok [1-5] iforge/t0005-end-then-panic.sh # ERROR Kernel panic - not syncing" "$work/out"
+check "a forged end line before a kernel panic: a crash, not a pass"
 grep -qF ' iforge/t0002-bad-numbers.sh # ERROR guest init: error \x1b]0;pwned\x07\x1b[2J\xc2\x9bHforged' "$work/out" &&
 	! grep -q "$ESC" "$work/out" "$results/latest/ktap.txt" &&
 	! grep -qi '"sim_seconds": [-a-z]\|": -' "$results/latest/results.json" &&
