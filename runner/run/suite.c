@@ -124,6 +124,43 @@ static const char *settings_split(char *line, char **val)
 	return NULL;
 }
 
+/*
+ * A cmdline= word umlrun sets itself, or NULL: the suite's words come last
+ * on the line, so one of these would override the run's --timeout, the
+ * checked mem=, the guest's root or the serial lines umlrun reads.
+ */
+static const char *cmdline_own_word(const char *words)
+{
+	static const char *const keys[] = { "mem",	 "umid",	"uml_dir",
+					    "hostfs",	 "root",	"rootfstype",
+					    "rootflags", "init",	"ro",
+					    "rw",	 "time-travel", "time-travel-start",
+					    "seccomp",	 "panic",	"mac80211_hwsim.radios" };
+	static char word[64];
+	const char *p = words;
+
+	while (*p) {
+		size_t n, k;
+
+		p += strspn(p, " \t");
+		n = strcspn(p, " \t");
+		k = strcspn(p, "=");
+		if (k > n)
+			k = n;
+		snprintf(word, sizeof(word), "%.*s",
+			 (int)(k < sizeof(word) - 1 ? k : sizeof(word) - 1), p);
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!strcmp(word, keys[i]))
+				return word;
+		if (!strncmp(word, "umlrun.", 7) ||
+		    ((!strncmp(word, "con", 3) || !strncmp(word, "ssl", 3)) &&
+		     word[3 + strspn(word + 3, "0123456789")] == '\0'))
+			return word;
+		p += n;
+	}
+	return NULL;
+}
+
 /* The keys of a settings file, each of which may be given once. */
 static const char *const settings_keys[] = { "timeout", "wall_timeout", "mem", "cmdline", "shell" };
 #define NKEYS (sizeof(settings_keys) / sizeof(settings_keys[0]))
@@ -190,11 +227,18 @@ static int settings_line(char *line, const char *at, int lineno, int first[NKEYS
 		free(d->mem);
 		d->mem = xstrdup(eq);
 	} else if (!strcmp(line, "cmdline")) {
+		const char *own;
+
 		if (!eq[strspn(eq, " \t")])
 			return uerr_set(e, EXIT_USAGE,
 					"%s: %s: no kernel parameters after cmdline=; give some, "
 					"or drop the line",
 					at, shown);
+		if ((own = cmdline_own_word(eq)))
+			return uerr_set(e, EXIT_USAGE,
+					"%s: %s: %s is umlrun's own parameter (its limits, memory, "
+					"root or lines); use the settings key or option for it",
+					at, shown, own);
 		free(d->cmdline);
 		d->cmdline = xstrdup(eq);
 	} else if (!strcmp(eq, "sh")) {

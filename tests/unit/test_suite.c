@@ -43,6 +43,11 @@ static void test_settings(void)
 	ok(r == 0 && d.timeout == 7, "settings: lines of blanks only are empty lines");
 	r = settings_parse("cmdline=a=b#c  quiet \n", "more/settings", &d, &e);
 	is_str(d.cmdline, "a=b#c  quiet ", "settings: cmdline= keeps a '#' inside a word");
+	free(d.cmdline);
+	d.cmdline = NULL;
+	r = settings_parse("cmdline=mac80211_hwsim.support_p2p_device=0 console=x sslx=1 con0x\n",
+			   "more/settings", &d, &e);
+	ok(r == 0 && d.cmdline, "settings: cmdline= words that only start like umlrun's own pass");
 	free(d.mem);
 	free(d.cmdline);
 
@@ -108,6 +113,13 @@ static void test_settings(void)
 			  "net/settings:1: cmdline=: no kernel parameters after cmdline=; give "
 			  "some, or drop the line" },
 			{ "cmdline=   \n", "net/settings:1: cmdline=   : no kernel parameters" },
+			{ "cmdline=quiet umlrun.timeout=99999\n",
+			  "cmdline=quiet umlrun.timeout=99999: umlrun.timeout is umlrun's own "
+			  "parameter" },
+			{ "cmdline=mem=6G\n", ": mem is umlrun's own parameter" },
+			{ "cmdline=loglevel=7 con0=fd:0,fd:1\n", ": con0 is umlrun's own" },
+			{ "cmdline=ssl=null\n", ": ssl is umlrun's own" },
+			{ "cmdline=hostfs=/\n", ": hostfs is umlrun's own" },
 		};
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -393,7 +405,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(117);
+	plan(123);
 	test_settings();
 	test_mem();
 	test_find();
