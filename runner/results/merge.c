@@ -428,6 +428,7 @@ static struct run_info merged_info(const struct shards *s, const struct record *
 
 		if (si->wall_seconds > ri.wall_seconds)
 			ri.wall_seconds = si->wall_seconds;
+		/* 128+N: umlrun ended by signal N (results_load keeps it below 256). */
 		if (!interrupted && si->exit_code > EXIT_SIGNAL_BASE)
 			interrupted = si->exit_code;
 		/* Shards confined differently: no one word is true of the whole run. */

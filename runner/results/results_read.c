@@ -451,6 +451,10 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	    get_seconds(c, root, "wall_seconds", false, &ri->wall_seconds) < 0 ||
 	    get_small_int(c, root, "exit_code", false, &ri->exit_code) < 0)
 		return -1;
+	/* An exit status: 0 to 255 (a crafted 256 made merge exit 0). */
+	if (ri->exit_code < 0 || ri->exit_code > 255)
+		return bad(c, "\"exit_code\" is not an exit status from 0 to 255: %d",
+			   ri->exit_code);
 	ri->has_start = start != LLONG_MIN;
 	ri->start = ri->has_start ? start : 0;
 	ri->mode = lr->mode;

@@ -115,6 +115,7 @@ static void test_bounds(void)
 	_cleanup_free_ char *century = xasprintf(ONE_TEST, "s/t0001-a.sh", "", "3153600000", "a");
 	_cleanup_free_ char *run_wall =
 	    replaced(text, "\"tests\"", "\"wall_seconds\": 1e300, \"tests\"");
+	_cleanup_free_ char *exit256 = replaced(text, "\"tests\"", "\"exit_code\": 256, \"tests\"");
 	_cleanup_free_ char *dir = replaced(text, "\"s/t0001-a.sh\", \"subtests\"",
 					    "\"s/t0001-\\u001b[2J\", \"subtests\"");
 	struct loaded_run lr;
@@ -133,6 +134,8 @@ static void test_bounds(void)
 		      "a test's wall_seconds 1e300");
 	parse_refused(run_wall, "r.json: \"wall_seconds\" is not a number of seconds",
 		      "the run's wall_seconds 1e300");
+	parse_refused(exit256, "r.json: \"exit_code\" is not an exit status from 0 to 255: 256",
+		      "exit_code 256 (merge exited 0 with it)");
 	memset(&e, 0, sizeof(e));
 	ok(results_parse(century, strlen(century), "r.json", &lr, &e) == 0,
 	   "a century of simulated seconds (the longest timeout): read");
@@ -177,7 +180,7 @@ int main(void)
 	struct loaded_run lr;
 	struct uerr e;
 
-	plan(45);
+	plan(46);
 	if (!is_int(parse("s/t0001-a.sh", "", "1.25", "first", &lr, &e), 0, "a good file parses"))
 		diag("%s", e.msg);
 	is_str(lr.rec[0].test->id, "s/t0001-a.sh", "its id");
