@@ -19,8 +19,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#define EXCERPT_LINES  30
-#define ARTIFACT_DEPTH 8 /* folders below artifacts/ that are scanned */
+#define EXCERPT_LINES 30
+/* What of a console.log an excerpt reads (a panic above the last lines) and shows. */
+#define EXCERPT_READ_MAX  ((size_t)1 << 20)
+#define EXCERPT_SHOWN_MAX ((size_t)64 << 10)
+#define ARTIFACT_DEPTH	  8 /* folders below artifacts/ that are scanned */
 
 /* The chart's geometry, in SVG user units (the SVG scales to the page). */
 #define CH_WIDTH 1000
@@ -326,7 +329,9 @@ static bool regular_file(const char *run_dir, const char *rel)
 }
 
 /* The text of the regular file rel below run_dir, reached through no link. */
-static int read_regular(const char *run_dir, const char *rel, char **out, size_t *len)
+/* The end of a regular file below run_dir: its last max bytes at most. */
+static int read_regular_tail(const char *run_dir, const char *rel, size_t max, char **out,
+			     size_t *len)
 {
 	const char *leaf;
 	_cleanup_close_ int dfd = open_parent(run_dir, rel, &leaf);
@@ -341,7 +346,9 @@ static int read_regular(const char *run_dir, const char *rel, char **out, size_t
 	fd = openat(dfd, leaf, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return -1;
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+	if ((size_t)st.st_size > max && lseek(fd, st.st_size - (off_t)max, SEEK_SET) < 0)
+		return -1;
+	while (sb.len < max && (n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -737,11 +744,14 @@ static void html_excerpt(struct strbuf *sb, const char *run_dir, const struct re
 		esc(sb, t->reason);
 		sb_adds(sb, "</p>\n");
 	}
-	if (read_regular(run_dir, rel, &text, &len) < 0) {
+	if (read_regular_tail(run_dir, rel, EXCERPT_READ_MAX, &text, &len) < 0) {
 		sb_adds(sb, "<p>console.log could not be read.</p>\n</section>\n");
 		return;
 	}
 	start = tail_start(text, len, EXCERPT_LINES);
+	/* Thirty lines, or the last EXCERPT_SHOWN_MAX bytes of longer ones. */
+	if (len - start > EXCERPT_SHOWN_MAX)
+		start = len - EXCERPT_SHOWN_MAX;
 	sb_printf(sb, "<p>The last %d lines of ", EXCERPT_LINES);
 	link_to(sb, rel, "console.log");
 	sb_adds(sb, "</p>\n<pre class=\"log\">");

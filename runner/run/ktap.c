@@ -89,6 +89,15 @@ static void feed_result(struct ktap *k, const char *line, bool ok)
 		free(c.directive);
 		return;
 	}
+	/* The result stays; past the budget its words do not. */
+	if (k->text + strlen(c.title) + strlen(c.directive) > KTAP_TEXT_MAX) {
+		free(c.title);
+		free(c.directive);
+		c.title = xstrdup(KTAP_TEXT_DROPPED);
+		c.directive = xstrdup("");
+	} else {
+		k->text += strlen(c.title) + strlen(c.directive);
+	}
 	k->cases = xrealloc(k->cases, (k->ncases + 1) * sizeof(*k->cases));
 	k->cases[k->ncases++] = c;
 }

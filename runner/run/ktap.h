@@ -39,15 +39,19 @@ struct ktap {
 	bool saw_version;
 	int bad_numbers; /* results out of sequence */
 	size_t dropped;	 /* results past KTAP_MAX_CASES: counted, not kept */
+	size_t text;	 /* bytes of the kept titles and directives */
 };
 
 /*
- * What a test's results may cost umlrun's memory, whatever it prints: the
- * first KTAP_MAX_CASES results are kept (their titles and directives cut
- * at KTAP_TITLE_MAX bytes), later ones only counted.
+ * What a test's results may cost umlrun's memory and reports, whatever it
+ * prints: the first KTAP_MAX_CASES results are kept (their titles and
+ * directives cut at KTAP_TITLE_MAX bytes, and past KTAP_TEXT_MAX bytes of
+ * them in all kept without: KTAP_TEXT_DROPPED), later ones only counted.
  */
-#define KTAP_MAX_CASES 100000
-#define KTAP_TITLE_MAX 1024
+#define KTAP_MAX_CASES	  100000
+#define KTAP_TITLE_MAX	  1024
+#define KTAP_TEXT_MAX	  ((size_t)4 << 20)
+#define KTAP_TEXT_DROPPED "(title not kept: the file's titles passed 4 MiB)"
 
 void ktap_init(struct ktap *k);
 void ktap_feed(struct ktap *k, const char *line);

@@ -277,12 +277,26 @@ static void test_bounded(void)
 	   "a huge title and directive: cut at KTAP_TITLE_MAX");
 	ktap_free(&k);
 	free(long_line);
+	/* Many long titles: past KTAP_TEXT_MAX in all, the results stay, their words do not. */
+	big[1000] = '\0';
+	ktap_init(&k);
+	for (size_t i = 1; i <= 6000; i++) {
+		long_line =
+		    xasprintf("%s %zu %s # SKIP %s", i == 6000 ? "not ok" : "ok", i, big, big);
+		ktap_feed(&k, long_line);
+		free(long_line);
+	}
+	ok(k.ncases == 6000 && k.text <= KTAP_TEXT_MAX && k.counts[KTAP_SKIP] == 6000,
+	   "6000 results of 2 KB of words: all kept and counted, the words within 4 MiB");
+	is_str(k.cases[5999].title, KTAP_TEXT_DROPPED, "the last one's title: not kept, saying so");
+	is_str(k.cases[0].directive, big, "the first one's words: kept");
+	ktap_free(&k);
 	free(big);
 }
 
 int main(void)
 {
-	plan(74);
+	plan(77);
 	test_plan_at_end();
 	test_plan_at_start();
 	test_failure();
