@@ -127,6 +127,15 @@ static char **programs(const char *given, const char *host, size_t *n, struct ue
 			strv_free(progs);
 			return NULL;
 		}
+		if (test_stem_run_folder_like(progs[k], strlen(progs[k]))) {
+			uerr_set(e, EXIT_USAGE,
+				 "--plain=%s: %s: a program's name may not end in .N or .tryN (the "
+				 "folders of another's repeats, seeds and retries are named so); "
+				 "rename it",
+				 given, progs[k]);
+			strv_free(progs);
+			return NULL;
+		}
 	}
 	return progs;
 }

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "suite.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -12,6 +13,28 @@
 static bool is_test_file(const char *name)
 {
 	return fnmatch("t[0-9][0-9][0-9][0-9]-*.sh", name, 0) == 0;
+}
+
+/* A run folder's own files, which a suite's folder beside them may not be named. */
+static bool run_file_name(const char *suite)
+{
+	static const char *const own[] = { "results.json", "junit.xml", "report.html", "ktap.txt" };
+
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strcmp(suite, own[i]))
+			return true;
+	return false;
+}
+
+bool test_stem_run_folder_like(const char *stem, size_t n)
+{
+	size_t d = n;
+
+	while (d > 0 && isdigit((unsigned char)stem[d - 1]))
+		d--;
+	if (d == n)
+		return false;
+	return (d >= 1 && stem[d - 1] == '.') || (d >= 4 && !strncmp(stem + d - 4, ".try", 4));
 }
 
 /*
@@ -302,6 +325,11 @@ static int load_suite(const char *dir, const char *suite, const char *only, stru
 
 		r = uerr_set(e, EXIT_USAGE, "'%s': a suite folder's name %s; rename it", shown,
 			     TEST_NAME_RULE);
+	} else if (run_file_name(suite)) {
+		r = uerr_set(e, EXIT_USAGE,
+			     "'%s': a suite folder may not be named %s, as a run folder's own "
+			     "file is; rename it",
+			     sdir, suite);
 	} else if (read_file(spath, &text, NULL) == 0) {
 		r = settings_parse(text, spath, &d, e);
 	}
@@ -314,6 +342,14 @@ static int load_suite(const char *dir, const char *suite, const char *only, stru
 
 			r = uerr_set(e, EXIT_USAGE, "'%s': a test file's name %s; rename it", shown,
 				     TEST_NAME_RULE);
+		} else if (r == 0 && is_test_file(f) &&
+			   test_stem_run_folder_like(f, strlen(f) - 3)) {
+			r = uerr_set(
+			    e, EXIT_USAGE,
+			    "'%s/%s': a test file's name may not end in .N or .tryN before "
+			    ".sh (the folders of another's repeats, seeds and retries are "
+			    "named so); rename it",
+			    sdir, f);
 		}
 		if (r == 0 && is_test_file(f) && (!only || !strcmp(only, f))) {
 			struct test t = d;

@@ -59,7 +59,13 @@ bool mem_size_valid(const char *s);
  * something there.
  */
 #define TEST_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
-#define TEST_NAME_RULE	"may hold only ASCII letters, digits and '.', '_', '+', '-'"
+/*
+ * Whether a test file's name without .sh (stem, n bytes) ends in .N or
+ * .tryN: the folder a run names for another test's repeat, seed or retry
+ * (t0001-a.2, t0001-a.try1), which such a test's own folder would be.
+ */
+bool test_stem_run_folder_like(const char *stem, size_t n);
+#define TEST_NAME_RULE "may hold only ASCII letters, digits and '.', '_', '+', '-'"
 bool test_name_valid(const char *s);
 /*
  * Guest memory, from --mem or a suite's mem=: at least GUEST_MEM_MIN_MB

@@ -284,6 +284,18 @@ static void test_names(void)
 	rejected(NULL, "/a b': a suite folder's name");
 	put("x\ny/t0001-x.sh", "#!/bin/sh\n");
 	rejected("x\ny", "/x\\ny': a suite folder's name"); /* the newline shown as \n */
+
+	/* Names a run gives its own files and folders. */
+	put("results.json/t0001-x.sh", "#!/bin/sh\n");
+	rejected("results.json", "a suite folder may not be named results.json, as a run folder's");
+	put("n8/t0001-a.2.sh", "#!/bin/sh\n");
+	rejected("n8", "/n8/t0001-a.2.sh': a test file's name may not end in .N or .tryN");
+	put("n9/t0001-a.try1.sh", "#!/bin/sh\n");
+	rejected("n9", "/n9/t0001-a.try1.sh': a test file's name may not end in .N");
+	put("n10/t0001-ipv6.sh", "#!/bin/sh\n");
+	put("n10/t0002-v1.2b.sh", "#!/bin/sh\n");
+	put("n10/t0003-retry2.sh", "#!/bin/sh\n");
+	found("n10", "n10/t0001-ipv6.sh n10/t0002-v1.2b.sh n10/t0003-retry2.sh");
 }
 
 static void test_find(void)
@@ -405,7 +417,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(123);
+	plan(127);
 	test_settings();
 	test_mem();
 	test_find();
