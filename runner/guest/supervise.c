@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
+#include <termios.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -557,6 +558,8 @@ struct guest {
 	unsigned long long limit; /* of /results, when results_full */
 	double next_walk;	  /* when guest_results_full may walk /results again */
 	bool reaped, wall_expired, results_full, results_deep, results_many;
+	bool saved_tty; /* tty: the terminal's settings before the shell's guest took it */
+	struct termios tty;
 	struct guest_outcome o;
 	struct run_state st;
 };
@@ -609,9 +612,15 @@ int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *
 		exec_guest(g, argv, gu->ch, parent);
 	/* Also here: whichever of parent and child runs first, the group exists. */
 	setpgid(gu->pid, gu->pid);
-	/* The shell's guest owns the terminal while it runs (see guest_finish). */
-	if (guest_on_terminal(g))
+	/*
+	 * The shell's guest owns the terminal while it runs (see guest_finish),
+	 * and sets it raw: its settings come back however the guest ends (a
+	 * panic left the terminal without echo).
+	 */
+	if (guest_on_terminal(g)) {
+		gu->saved_tty = tcgetattr(STDIN_FILENO, &gu->tty) == 0;
 		terminal_to(gu->pid);
+	}
 	for (int i = 0; i < CH_N; i++)
 		closep(&gu->ch[i].guest), gu->ch[i].guest = -1;
 	strv_free(argv);
@@ -884,8 +893,11 @@ static void decide(struct guest *g)
 
 void guest_finish(struct guest *g, struct guest_outcome *o)
 {
-	if (guest_on_terminal(g->spec))
+	if (guest_on_terminal(g->spec)) {
 		terminal_to(getpgrp());
+		if (g->saved_tty)
+			tcsetattr(STDIN_FILENO, TCSADRAIN, &g->tty);
+	}
 	{
 		/*
 		 * UML's helpers may outlive the linux process. They are in its

@@ -902,6 +902,12 @@ check "result lines that cannot be written to stdout (/dev/full) exit 3, the run
 run sh -c '"$1" list $2 >/dev/full' sh "$umlrun" "--suite-dir=$suites"
 [ $rc -eq 3 ] && grep -q "^umlrun: cannot write the list to stdout: No space left on device" "$work/err"
 check "a list that cannot be written to stdout (/dev/full) exits 3, saying so"
+# umlrun shell on a terminal (script(1) gives it one): a guest that panics
+# leaves the terminal as it found it, echo and line editing on.
+(sleep 3; echo 'echo c >/proc/sysrq-trigger'; sleep 4) |
+	timeout 60 script -qc "sh -c '\"$umlrun\" shell >/dev/null 2>&1; stty -a'" /dev/null >"$work/tty" 2>&1
+grep -q ' icanon' "$work/tty" && grep -q ' echo ' "$work/tty" && nothing_left
+check "umlrun shell: a guest that panics leaves the terminal's settings as they were"
 
 # ---- SIGKILL to umlrun: nothing can clean up at once, so the kernel and
 # the next umlrun do ----
