@@ -350,6 +350,32 @@ static void resolve_random_seed(struct session *s)
 }
 
 /* --mount, checked once (before anything is built), for prepare_stage to lay. */
+/*
+ * A read-write --mount may not hold the results folder, or lie in it: the
+ * guest could rewrite the run's reports (ktap.txt, results.json) as they
+ * are written.
+ */
+static void check_rw_mount(const struct session *s, const char *spec, const char *host)
+{
+	const char *results = s->o->results_dir ? s->o->results_dir : "results";
+	_cleanup_free_ char *real = realpath(results, NULL);
+
+	if (!real) {
+		_cleanup_free_ char *copy = xstrdup(results);
+		_cleanup_free_ char *parent = realpath(dirname(copy), NULL);
+
+		if (!parent)
+			return; /* could_create refuses it */
+		real = xasprintf("%s/%s", strcmp(parent, "/") ? parent : "",
+				 strrchr(results, '/') ? strrchr(results, '/') + 1 : results);
+	}
+	if (path_within(real, host) || path_within(host, real))
+		die(EXIT_USAGE,
+		    "--mount=%s: %s holds the results folder %s, which the guest could then "
+		    "rewrite; mount it read-only, or give --results=DIR elsewhere",
+		    spec, host, real);
+}
+
 static void parse_mounts(struct session *s)
 {
 	struct uerr e;
@@ -357,9 +383,12 @@ static void parse_mounts(struct session *s)
 	if (s->mounts || !s->o->nmounts)
 		return;
 	s->mounts = xcalloc(s->o->nmounts, sizeof(*s->mounts));
-	for (size_t i = 0; i < s->o->nmounts; i++)
+	for (size_t i = 0; i < s->o->nmounts; i++) {
 		if (guest_mount_parse(s->o->mounts[i], &s->mounts[i], &e) < 0)
 			uerr_die(&e);
+		if (s->mounts[i].rw && s->o->cmd != CMD_EXEC && s->o->cmd != CMD_SHELL)
+			check_rw_mount(s, s->o->mounts[i], s->mounts[i].host);
+	}
 }
 
 /*

@@ -444,6 +444,9 @@ check "--mount with a third field other than rw, a GUEST holding ':' or no HOST 
 run "$umlrun" exec --mount="$work/mfile" -- true
 usage_line "^umlrun: --mount=$work/mfile: .*not a folder"
 check "--mount of a file exits 2 saying it is not a folder"
+run "$umlrun" run --results="$work/rwdir/res" --mount="$work/rwdir:/out:rw" smoke/t0001-pass.sh
+usage_line "^umlrun: --mount=$work/rwdir:/out:rw: .* holds the results folder .*/rwdir/res, which the guest could then rewrite"
+check "a read-write --mount holding the results folder exits 2 (the guest could rewrite the reports)"
 
 # A suite folder with a lib/ of its own: the project's harness.sh is added
 # to it, the suite's own helpers stay, and its harness.sh would win.
