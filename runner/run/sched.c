@@ -569,6 +569,13 @@ static enum walk_step defuse(int dfd, const char *name, const struct stat *st, i
 {
 	size_t *removed = ctx;
 
+	/*
+	 * As root the guest wrote as nobody: its files become the run's own,
+	 * or any process of that user could change them later.
+	 */
+	if ((S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)) && geteuid() == 0 &&
+	    (st->st_uid != 0 || st->st_gid != getegid()))
+		fchownat(dfd, name, 0, getegid(), AT_SYMLINK_NOFOLLOW);
 	if (S_ISREG(st->st_mode)) {
 		/* A file whose bits cannot be cleared does not stay. */
 		if ((st->st_mode & (S_ISUID | S_ISGID | S_ISVTX | S_IWGRP | S_IWOTH)) &&
@@ -591,6 +598,8 @@ static size_t sanitize_artifacts(const char *dir)
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	size_t removed = 0;
 
+	if (fd >= 0 && geteuid() == 0)
+		(void)!fchown(fd, 0, getegid()); /* the folder itself, as defuse does below */
 	if (fd >= 0)
 		walk_at(fd, defuse, &removed);
 	return removed;

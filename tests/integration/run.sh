@@ -191,8 +191,10 @@ check "the guest's artifacts land in the test's folder"
 grep -q "time-travel=inf-cpu" "$results/latest/itest/t0001-pass/cmdline.txt"
 check "the exact kernel command line is logged"
 if [ "$(id -u)" -eq 0 ]; then
-	[ "$(stat -c %U "$results/latest/itest/t0001-pass/artifacts/note.txt")" = nobody ]
+	[ "$(cat "$results/latest/itest/t0001-pass/artifacts/writer.txt")" = "$(id -u nobody)" ]
 	check "started as root, the guest runs as nobody"
+	[ -z "$(find "$results/latest/itest" ! -user root)" ]
+	check "started as root, the artifacts are root's once the guest has ended (no process of nobody may change them)"
 fi
 nothing_left
 check "nothing is left behind after a pass"
