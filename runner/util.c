@@ -966,6 +966,16 @@ void sweep_stale_tmp(const char *dir)
  * per byte. What a merge writes from it (ktap.txt, junit.xml, messages)
  * then holds nothing a terminal or an XML reader would act on.
  */
+bool bidi_control(const unsigned char *p, size_t n)
+{
+	if (n == 2)
+		return p[0] == 0xd8 && p[1] == 0x9c; /* U+061C */
+	return n == 3 && p[0] == 0xe2 &&
+	       ((p[1] == 0x80 &&
+		 (p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xaa && p[2] <= 0xae))) ||
+		(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9));
+}
+
 char *str_shown(const char *s)
 {
 	struct strbuf sb = { 0 };
@@ -973,7 +983,7 @@ char *str_shown(const char *s)
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		size_t n = utf8_valid_len(p);
 		bool control = (*p < 0x20 && *p != '\t') || *p == 0x7f ||
-			       (n == 2 && p[0] == 0xc2 && p[1] < 0xa0);
+			       (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) || bidi_control(p, n);
 
 		if (n && !control) {
 			sb_add(&sb, p, n);

@@ -94,7 +94,19 @@ static void esc_n(struct strbuf *sb, const char *s, size_t len)
 			sb_adds(sb, "&quot;");
 		else if (c == '\'')
 			sb_adds(sb, "&#39;");
-		else if ((c >= 0x20 && c != 0x7f) || c == '\n' || c == '\t')
+		else if (c >= 0x80) {
+			/* UTF-8 only (a page is one encoding), and no reordering of the text. */
+			const unsigned char *p = (const unsigned char *)&s[i];
+			size_t n = utf8_valid_len(p);
+
+			if (n == 0 || i + n > len || bidi_control(p, n)) {
+				sb_adds(sb, "\xef\xbf\xbd");
+				n = n && i + n <= len ? n : 1;
+			} else {
+				sb_add(sb, p, n);
+			}
+			i += n - 1;
+		} else if ((c >= 0x20 && c != 0x7f) || c == '\n' || c == '\t')
 			sb_add(sb, &s[i], 1);
 	}
 }

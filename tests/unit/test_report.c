@@ -420,7 +420,10 @@ static void test_junit_counts(void)
 		r[i].outcome.end = GUEST_REPORTED;
 	}
 	feed(&r[0].ktap, (const char *const[]){ "1..0 # SKIP no radio", NULL });
-	feed(&r[1].ktap, (const char *const[]){ "1..2", "ok 1 a", "ok 2 b # SKIP later", NULL });
+	feed(&r[1].ktap, (const char *const[]){ "1..2",
+						"ok 1 a\xe2\x80\xae"
+						"b",
+						"ok 2 b # SKIP later", NULL });
 	r[2].outcome.end = GUEST_SIM_TIMEOUT;
 	feed(&r[2].ktap, (const char *const[]){ "1..2", "ok 1 started", NULL });
 	for (int i = 0; i < 3; i++)
@@ -440,6 +443,20 @@ static void test_junit_counts(void)
 		"<testsuite name=\"net/t0003-timeout.sh\" tests=\"2\" failures=\"0\" errors=\"1\" "
 		"skipped=\"0\"",
 		"XML: a timeout is its file's error");
+	has_str(xml,
+		"name=\"a\xef\xbf\xbd"
+		"b\"",
+		"XML: a bidi control (U+202E) is U+FFFD");
+	{
+		struct strbuf line = { 0 };
+		struct record x = r[2];
+
+		x.reason = "ERROR a \xe2\x80\xae b";
+		record_result_line(&line, &x, 3);
+		has_str(line.buf, "# ERROR a \\xe2\\x80\\xae b",
+			"result line: a bidi control as \\xHH");
+		sb_release(&line);
+	}
 	for (int i = 0; i < 3; i++) {
 		ktap_free(&r[i].ktap);
 		free(r[i].reason);
@@ -449,7 +466,7 @@ static void test_junit_counts(void)
 
 int main(void)
 {
-	plan(96);
+	plan(98);
 	test_verdicts();
 	test_exit_code();
 	test_reports();
