@@ -51,9 +51,21 @@ enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, cha
 	}
 	if (o->job_exit == 0 && ktap_passed(k))
 		return V_PASS;
-	if (o->job_exit == 0 && !k->counts[KTAP_FAIL])
+	if (o->job_exit == 0 && !k->counts[KTAP_FAIL]) {
 		*reason = xstrdup(k->planned < 0 ? "ERROR no plan line: the test file ended early"
 						 : "ERROR the plan and the results disagree");
+	} else if (k->dropped) {
+		/* The failures may all be past what was kept: say so, or none shows. */
+		int kept = 0;
+
+		for (size_t i = 0; i < k->ncases; i++)
+			kept += k->cases[i].result == KTAP_FAIL;
+		if (k->counts[KTAP_FAIL] > kept)
+			*reason =
+			    xasprintf("FAIL %d of the %zu results past the first %d failed "
+				      "(counted, not kept: see console.log)",
+				      k->counts[KTAP_FAIL] - kept, k->dropped, KTAP_MAX_CASES);
+	}
 	return V_FAIL;
 }
 

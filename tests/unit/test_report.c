@@ -464,13 +464,39 @@ static void test_junit_counts(void)
 	rm_rf(tmpl);
 }
 
+/* Failures past the results kept are said, or none would show. */
+static void test_dropped_failures(void)
+{
+	struct guest_outcome o = { .end = GUEST_REPORTED };
+	struct ktap k;
+	char line[64];
+	char *reason = NULL;
+
+	ktap_init(&k);
+	for (int i = 1; i <= KTAP_MAX_CASES + 3; i++) {
+		snprintf(line, sizeof(line), "%s %d t", i == KTAP_MAX_CASES + 2 ? "not ok" : "ok",
+			 i);
+		ktap_feed(&k, line);
+	}
+	ktap_feed(&k, "1..100003");
+	o.job_exit = 1;
+	is_int(verdict_of(&o, &k, &reason), V_FAIL, "a failure past the kept results: fail");
+	is_str(reason,
+	       "FAIL 1 of the 3 results past the first 100000 failed (counted, not kept: see "
+	       "console.log)",
+	       "and the reason says where it is");
+	free(reason);
+	ktap_free(&k);
+}
+
 int main(void)
 {
-	plan(98);
+	plan(100);
 	test_verdicts();
 	test_exit_code();
 	test_reports();
 	test_flaky_and_seeded();
 	test_junit_counts();
+	test_dropped_failures();
 	return done_testing();
 }
