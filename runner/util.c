@@ -6,10 +6,12 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <openssl/evp.h>
+#include <poll.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -187,6 +189,95 @@ void sb_add(struct strbuf *sb, const void *data, size_t len)
 void sb_adds(struct strbuf *sb, const char *s)
 {
 	sb_add(sb, s, strlen(s));
+}
+
+struct outq outq_stdout = { .fd = STDOUT_FILENO }, outq_stderr = { .fd = STDERR_FILENO };
+
+bool outq_waiting(const struct outq *q)
+{
+	return q->off < q->buf.len;
+}
+
+void outq_flush(struct outq *q)
+{
+	while (outq_waiting(q) && !q->err) {
+		struct pollfd pf = { .fd = q->fd, .events = POLLOUT };
+		size_t n = q->buf.len - q->off;
+		ssize_t w;
+
+		if (poll(&pf, 1, 0) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (!(pf.revents & (POLLOUT | POLLERR | POLLHUP | POLLNVAL)))
+			break; /* the reader has not made room */
+		w = write(q->fd, q->buf.buf + q->off, n < 4096 ? n : 4096);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN)
+			break;
+		if (w <= 0) {
+			q->err = w < 0 ? errno : EIO;
+			break;
+		}
+		q->off += (size_t)w;
+	}
+	if (q->off == q->buf.len || q->err) {
+		q->off = q->buf.len = 0; /* all written, or nowhere to go */
+		if (q->buf.buf)
+			q->buf.buf[0] = '\0';
+	} else if (q->off > (1 << 20) && q->off * 2 > q->buf.len) {
+		memmove(q->buf.buf, q->buf.buf + q->off, q->buf.len - q->off);
+		q->buf.len -= q->off;
+		q->off = 0;
+	}
+}
+
+void outq_add(struct outq *q, const void *data, size_t len)
+{
+	if (q->err)
+		return;
+	if (q->buf.len - q->off + len > OUTQ_MAX) {
+		q->dropped += len;
+		return;
+	}
+	sb_add(&q->buf, data, len);
+	outq_flush(q);
+}
+
+void outq_printf(struct outq *q, const char *fmt, ...)
+{
+	_cleanup_free_ char *text = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die(EXIT_INFRA, "out of memory");
+	outq_add(q, text, (size_t)n);
+}
+
+int outq_drain(struct outq *q, int sfd)
+{
+	while (outq_waiting(q) && !q->err) {
+		struct pollfd pf[2] = { { .fd = q->fd, .events = POLLOUT },
+					{ .fd = sfd, .events = POLLIN } };
+
+		if (poll(pf, sfd >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
+			break;
+		if (sfd >= 0 && (pf[1].revents & POLLIN)) {
+			struct signalfd_siginfo si;
+
+			if (read(sfd, &si, sizeof(si)) == sizeof(si) && si.ssi_signo != SIGCHLD)
+				return (int)si.ssi_signo;
+			continue;
+		}
+		outq_flush(q);
+	}
+	return 0;
 }
 
 void sb_printf(struct strbuf *sb, const char *fmt, ...)

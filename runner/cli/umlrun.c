@@ -947,11 +947,12 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	if (!run->res.host_signal && (sched_failed || run->res.nrec < total))
 		run->exit_code = EXIT_INFRA;
 	if (run->out && run->res.host_signal)
-		fprintf(run->out, "# interrupted by %s: %zu of %zu test files ran\n",
-			sigabbrev_np(run->res.host_signal), run->res.nrec, total);
+		outq_printf(&outq_stdout, "# interrupted by %s: %zu of %zu test files ran\n",
+			    sigabbrev_np(run->res.host_signal), run->res.nrec, total);
 	else if (run->out && run->res.nrec < total)
-		fprintf(run->out, "# the run failed (see above): %zu of %zu test files ran\n",
-			run->res.nrec, total);
+		outq_printf(&outq_stdout,
+			    "# the run failed (see above): %zu of %zu test files ran\n",
+			    run->res.nrec, total);
 	sched_write_errors(&out_err, &ktap_err);
 	/* A reader gone during the last test: its SIGPIPE came too late to read. */
 	if (out_err == EPIPE && !run->res.host_signal) {
@@ -1131,10 +1132,11 @@ static void print_seeds(const struct opts *o, const struct run *run)
 	for (size_t i = 0; i < failed; i++)
 		sb_printf(&sb, " %s@%lld", fails[i]->test->id, fails[i]->seed);
 	if (!failed) {
-		printf("# seeds: every run passed (%zu runs)\n", run->res.nrec);
+		outq_printf(&outq_stdout, "# seeds: every run passed (%zu runs)\n", run->res.nrec);
 		return;
 	}
-	printf("# seeds: %zu of %zu runs failed:%s\n", failed, run->res.nrec, sb.buf);
+	outq_printf(&outq_stdout, "# seeds: %zu of %zu runs failed:%s\n", failed, run->res.nrec,
+		    sb.buf);
 	/* The same options, the seed instead of the range, that test alone. */
 	sb_release(&sb);
 	for (int i = 0; i < o->nopt_words; i++) {
@@ -1154,8 +1156,8 @@ static void print_seeds(const struct opts *o, const struct run *run)
 			sb_adds(&sb, q);
 		}
 	}
-	printf("# replay the first: umlrun run%s --random-seed=%lld %s\n", sb.buf ? sb.buf : "",
-	       fails[0]->seed, fails[0]->test->id);
+	outq_printf(&outq_stdout, "# replay the first: umlrun run%s --random-seed=%lld %s\n",
+		    sb.buf ? sb.buf : "", fails[0]->seed, fails[0]->test->id);
 	sb_release(&sb);
 }
 
@@ -1181,7 +1183,7 @@ static void coverage_report(const struct session *s, const struct run *run)
 		st = run_argv(argv, STDERR_FILENO);
 	}
 	if (st == 0)
-		printf("# coverage: %s/coverage/index.html\n", run->dir);
+		outq_printf(&outq_stdout, "# coverage: %s/coverage/index.html\n", run->dir);
 	else
 		warn("no coverage report for %s (see above)", run->dir);
 }
@@ -1205,6 +1207,25 @@ static size_t passed_count(const struct record *rec, size_t n, char *also, size_
 	else
 		also[0] = '\0';
 	return pass;
+}
+
+/*
+ * The end of a run's stdout: what its reader has not taken yet, waited for
+ * (the reports are written by now), but not past a signal, which makes the
+ * exit status 128+N as during the run.
+ */
+static void finish_stdout(int *exit_code)
+{
+	int sig = outq_drain(&outq_stdout, supervise_signalfd());
+
+	if (sig) {
+		*exit_code = EXIT_SIGNAL_BASE + sig;
+		return;
+	}
+	if (outq_stdout.dropped)
+		warn("%zu bytes of output were not shown: stdout's reader did not keep up "
+		     "(ktap.txt and the test folders have them)",
+		     outq_stdout.dropped);
 }
 
 static int run_session(struct session *s)
@@ -1235,10 +1256,11 @@ static int run_session(struct session *s)
 	if (o->seeds)
 		print_seeds(o, &run);
 	coverage_report(s, &run);
-	printf("# %zu/%zu test files passed%s in %.1f s wall; results in %s\n", pass, run.res.nrec,
-	       also, run.wall_seconds, run.dir);
+	outq_printf(&outq_stdout, "# %zu/%zu test files passed%s in %.1f s wall; results in %s\n",
+		    pass, run.res.nrec, also, run.wall_seconds, run.dir);
 	sched_result_free(&run.res);
 	free(run.dir);
+	finish_stdout(&run.exit_code);
 out:
 	tests_free(&tests);
 	session_end(s);
@@ -1672,18 +1694,17 @@ static int cmd_compare(const struct opts *o)
 
 /* ---- exec and shell ----------------------------------------------- */
 
+/* exec streams the guest's output through the queues (util.h): never blocked by a reader. */
 static void pass_out(void *ctx, const char *data, size_t len)
 {
 	(void)ctx;
-	if (write(1, data, len) < 0)
-		return;
+	outq_add(&outq_stdout, data, len);
 }
 
 static void pass_err(void *ctx, const char *data, size_t len)
 {
 	(void)ctx;
-	if (write(2, data, len) < 0)
-		return;
+	outq_add(&outq_stderr, data, len);
 }
 
 /* The most of a guest's trace.txt exec keeps (the guest's results may hold 2 GiB). */
@@ -1804,6 +1825,17 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 	}
 	gdbserver_line_close(&line);
 	strv_free(gdb_guest_argv);
+	/* The guest's output the reader has not taken: waited for, but not past a signal. */
+	{
+		int sig = outq_drain(&outq_stdout, supervise_signalfd());
+
+		if (!sig)
+			sig = outq_drain(&outq_stderr, supervise_signalfd());
+		if (sig) {
+			session_end(&s);
+			return EXIT_SIGNAL_BASE + sig;
+		}
+	}
 	keep_exec_trace(&s);
 	switch (out.end) {
 	case GUEST_REPORTED:

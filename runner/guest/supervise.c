@@ -961,12 +961,18 @@ int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall
 	if (guest_start(g, NULL, io, wall_timeout, &gu, e) < 0)
 		return -1;
 	while (!guest_check_exit(gu)) {
-		struct pollfd pf[CH_N + 2];
-		int n;
+		struct pollfd pf[CH_N + 4];
+		int n, nout = 0;
 
 		pf[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		n = 1 + guest_pollfds(gu, pf + 1);
-		if (poll(pf, (nfds_t)n, 1000) < 0) {
+		/* Output waiting for its reader (io's callbacks queue it): woken when it takes
+		 * more. */
+		if (outq_waiting(&outq_stdout))
+			pf[n + nout++] = (struct pollfd){ .fd = outq_stdout.fd, .events = POLLOUT };
+		if (outq_waiting(&outq_stderr))
+			pf[n + nout++] = (struct pollfd){ .fd = outq_stderr.fd, .events = POLLOUT };
+		if (poll(pf, (nfds_t)(n + nout), 1000) < 0) {
 			if (errno == EINTR)
 				continue;
 			uerr_sys(e, EXIT_INFRA, "poll");
@@ -984,6 +990,8 @@ int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall
 					guest_interrupt(gu, sig);
 		}
 		guest_handle(gu, pf + 1, n - 1);
+		outq_flush(&outq_stdout);
+		outq_flush(&outq_stderr);
 		/* exec keeps no /results, but a test may not fill the disk with it. */
 		guest_results_full(gu, GUEST_RESULTS_MAX_BYTES, false);
 	}

@@ -147,9 +147,18 @@ static void put(FILE *f, const char *text, int *err)
 		*err = errno ? errno : EIO;
 }
 
+/*
+ * The result lines on stdout go through its queue (util.h): a reader that
+ * stops reading must not stop the run, its time limits or its signals.
+ */
+static void put_out(const char *text)
+{
+	outq_add(&outq_stdout, text, strlen(text));
+}
+
 void sched_write_errors(int *out, int *ktap)
 {
-	*out = out_errno;
+	*out = out_errno ? out_errno : outq_stdout.err;
 	*ktap = ktap_errno;
 }
 
@@ -165,7 +174,7 @@ static void emit(struct test_io *io, const char *fmt, ...)
 	va_end(ap);
 	if (io->live) {
 		if (io->so->out)
-			put(io->so->out, line, &out_errno);
+			put_out(line);
 		put(io->so->run_ktap, line, &ktap_errno);
 	} else {
 		sb_adds(&io->block, line);
@@ -295,8 +304,13 @@ static void on_out(void *ctx, const char *data, size_t len)
 
 static void copy_write(struct test_io *io, struct strbuf *sb)
 {
-	if (sb->len && write(io->so->console_copy, sb->buf, sb->len) < 0) {
-		/* A courtesy copy: console.log has it all. */
+	int fd = io->so->console_copy;
+
+	/* A courtesy copy (console.log has it all), queued as the results are. */
+	if (sb->len && (fd == STDOUT_FILENO || fd == STDERR_FILENO))
+		outq_add(fd == STDOUT_FILENO ? &outq_stdout : &outq_stderr, sb->buf, sb->len);
+	else if (sb->len && write(fd, sb->buf, sb->len) < 0) {
+		/* nowhere else to say it */
 	}
 	sb_release(sb);
 }
@@ -680,7 +694,7 @@ static void print_block(struct sched *s, struct slot *sl)
 		return;
 	erase_progress(s);
 	if (s->so->out)
-		put(s->so->out, sl->io.block.buf, &out_errno);
+		put_out(sl->io.block.buf);
 	put(s->so->run_ktap, sl->io.block.buf, &ktap_errno);
 }
 
@@ -850,6 +864,9 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 
 	memset(res, 0, sizeof(*res));
 	out_errno = ktap_errno = 0; /* compare runs twice */
+	outq_stdout.err = 0;
+	if (so->out)
+		fflush(so->out); /* the header lines came first, through stdio */
 	if (sfd < 0)
 		return uerr_sys(e, EXIT_INFRA, "signalfd");
 	s.slots = xcalloc((size_t)so->jobs, sizeof(*s.slots));
@@ -872,12 +889,17 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 			break;
 		}
 		draw_progress(&s);
-		pf = xcalloc(1 + (size_t)nslots * GUEST_MAX_FDS, sizeof(*pf));
+		pf = xcalloc(3 + (size_t)nslots * GUEST_MAX_FDS, sizeof(*pf));
 		pf[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		for (int i = 0; i < nslots; i++) {
 			s.slots[i].npf = s.slots[i].g ? guest_pollfds(s.slots[i].g, pf + np) : 0;
 			np += s.slots[i].npf;
 		}
+		/* Output waiting for its reader: woken when it takes more. */
+		if (outq_waiting(&outq_stdout))
+			pf[np++] = (struct pollfd){ .fd = outq_stdout.fd, .events = POLLOUT };
+		if (outq_waiting(&outq_stderr))
+			pf[np++] = (struct pollfd){ .fd = outq_stderr.fd, .events = POLLOUT };
 		if (poll(pf, (nfds_t)np, so->progress ? 500 : 1000) < 0 && errno != EINTR) {
 			free(pf);
 			uerr_sys(e, EXIT_INFRA, "poll");
@@ -891,6 +913,8 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 		if (pf[0].revents)
 			on_signals(&s, sfd);
 		free(pf);
+		outq_flush(&outq_stdout);
+		outq_flush(&outq_stderr);
 		for (int i = 0; i < nslots; i++)
 			if (s.slots[i].g)
 				guest_results_full(s.slots[i].g, GUEST_RESULTS_MAX_BYTES, false);

@@ -907,6 +907,25 @@ check "result lines that cannot be written to stdout (/dev/full) exit 3, the run
 run sh -c '"$1" list $2 >/dev/full' sh "$umlrun" "--suite-dir=$suites"
 [ $rc -eq 3 ] && grep -q "^umlrun: cannot write the list to stdout: No space left on device" "$work/err"
 check "a list that cannot be written to stdout (/dev/full) exits 3, saying so"
+# A reader that stops reading (a pager left open): the wall-clock limit
+# still ends the test, the reports are written, and SIGTERM still ends
+# umlrun while the reader holds the rest of the output.
+mkdir -p "$work/flood/fl"
+printf '#!/bin/sh\necho "KTAP version 1"\necho "1..1"\nyes "# a flood of diagnostics"\n' >"$work/flood/fl/t0001-flood.sh"
+chmod +x "$work/flood/fl/t0001-flood.sh"
+rm -f "$work/flood.rc"
+( "$umlrun" run -v --results="$work/floodres" --suite-dir="$work/flood" --wall-timeout=4 fl 2>/dev/null
+	echo $? >"$work/flood.rc" ) | sleep 60 &
+reader=$!
+i=0
+while [ ! -f "$work/floodres/latest/results.json" ] && [ $i -lt 60 ]; do sleep 0.5; i=$((i + 1)); done
+pkill -TERM -f -- "--results=$work/floodres"
+i=0
+while [ ! -f "$work/flood.rc" ] && [ $i -lt 20 ]; do sleep 0.5; i=$((i + 1)); done
+kill "$reader" 2>/dev/null # the pipeline's last process: the reader
+[ "$(cat "$work/flood.rc" 2>/dev/null)" = 143 ] &&
+	grep -q '"result": "timeout"' "$work/floodres/latest/results.json" && nothing_left
+check "a reader that stops reading stdout: the wall-clock limit holds, reports are written, SIGTERM ends umlrun (143)"
 # umlrun shell on a terminal (script(1) gives it one): a guest that panics
 # leaves the terminal as it found it, echo and line editing on.
 (sleep 3; echo 'echo c >/proc/sysrq-trigger'; sleep 4) |
