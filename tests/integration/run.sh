@@ -268,7 +268,12 @@ run "$umlrun" run -j1 --results="$work/names-results" --suite-dir="$work/names" 
 	grep -q "iok/settings:1: a CR at the end of the line (a Windows line ending): save the file with LF line endings" "$work/err"
 check "a settings file with CRLF line endings says so, exit 2"
 
-run "$umlrun" run $R --timeout=5 ibadparam
+# A suite may not set umlrun's own kernel parameters: its words come last
+# on the line and would override the run's --timeout.
+mkdir -p "$work/badparam/ibadparam"
+printf '#!/bin/sh\necho "1..1"\necho "ok 1 ran"\n' >"$work/badparam/ibadparam/t0001-never.sh"
+printf '# a comment\n\ncmdline=quiet umlrun.timeout=99999\n' >"$work/badparam/ibadparam/settings"
+run "$umlrun" run --results="$results" --suite-dir="$work/badparam" --timeout=5 ibadparam
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
 	grep -q "ibadparam/settings:3: cmdline=quiet umlrun.timeout=99999: umlrun.timeout is umlrun's own parameter" "$work/err"
 check "a suite's cmdline= may not set umlrun's own parameters (it overrode --timeout): exit 2 naming the word"
