@@ -45,11 +45,22 @@ const char *guest_end_name(enum guest_end e)
  */
 static const int watched_signals[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
 
+/*
+ * The signals umlrun reads from its signalfd: not one its parent set to be
+ * ignored (nohup's SIGHUP, a script's `&` jobs' SIGINT and SIGQUIT), which
+ * blocking would make deliverable again.
+ */
 static void watched_set(sigset_t *set)
 {
 	sigemptyset(set);
-	for (size_t i = 0; i < sizeof(watched_signals) / sizeof(watched_signals[0]); i++)
+	for (size_t i = 0; i < sizeof(watched_signals) / sizeof(watched_signals[0]); i++) {
+		struct sigaction sa;
+
+		if (watched_signals[i] != SIGCHLD && sigaction(watched_signals[i], NULL, &sa) == 0 &&
+		    sa.sa_handler == SIG_IGN)
+			continue;
 		sigaddset(set, watched_signals[i]);
+	}
 }
 
 void supervise_block_signals(void)
