@@ -630,12 +630,18 @@ static void shuffle_tests(struct test_list *l, uint64_t seed)
 	}
 }
 
-/* --rerun-failed: whether the last run (RESULTS/latest) failed this test. */
+/*
+ * --rerun-failed: whether the last run (RESULTS/latest) failed this test,
+ * or stopped before starting it (interrupted, or failed itself).
+ */
 static bool failed_last_time(const struct loaded_run *last, const char *id)
 {
 	for (size_t i = 0; i < last->n; i++)
 		if (!strcmp(last->rec[i].test->id, id) && last->rec[i].verdict != V_PASS &&
 		    last->rec[i].verdict != V_SKIP)
+			return true;
+	for (size_t i = 0; i < last->info.nnot_run; i++)
+		if (!strcmp(last->info.not_run[i], id))
 			return true;
 	return false;
 }
@@ -652,8 +658,9 @@ static void check_failed_found(const struct session *s, const struct loaded_run 
 	const char *missing = NULL;
 	size_t nmissing = 0;
 
-	for (size_t i = 0; i < last->n; i++) {
-		const char *id = last->rec[i].test->id;
+	for (size_t i = 0; i < last->n + last->info.nnot_run; i++) {
+		const char *id =
+		    i < last->n ? last->rec[i].test->id : last->info.not_run[i - last->n];
 		bool found = false;
 
 		if (!failed_last_time(last, id) || (missing && !strcmp(missing, id)))
@@ -683,6 +690,15 @@ static void load_last_run(const struct session *s, struct loaded_run *last)
 	if (!is_dir(latest))
 		die(EXIT_USAGE, "--rerun-failed: no previous run in %s; run the tests first",
 		    results);
+	{
+		_cleanup_free_ char *json = xasprintf("%s/results.json", latest);
+
+		if (!path_exists(json))
+			die(EXIT_USAGE,
+			    "--rerun-failed: the last run in %s did not finish (it has no "
+			    "results.json: killed?); run the tests anew",
+			    results);
+	}
 	if (results_load(latest, last, &e) < 0)
 		uerr_die(&e);
 }
@@ -798,7 +814,24 @@ struct run {
 	struct sched_result res;
 	double wall_seconds;
 	int exit_code;
+	char **not_run; /* ids it never started (pointers into the test list) */
+	size_t nnot_run;
 };
+
+/* The tests a run that stopped early never started: --rerun-failed runs them too. */
+static void find_not_run(const struct test_list *tests, struct run *run)
+{
+	run->not_run = xcalloc(tests->n + 1, sizeof(char *));
+	run->nnot_run = 0;
+	for (size_t i = 0; i < tests->n; i++) {
+		bool ran = false;
+
+		for (size_t j = 0; !ran && j < run->res.nrec; j++)
+			ran = run->res.rec[j].test == &tests->v[i];
+		if (!ran)
+			run->not_run[run->nnot_run++] = tests->v[i].id;
+	}
+}
 
 static void write_reports(struct session *s, struct run *run, const char *example)
 {
@@ -823,6 +856,8 @@ static void write_reports(struct session *s, struct run *run, const char *exampl
 		.cpu_cost = s->cpu_cost,
 		.wall_seconds = run->wall_seconds,
 		.exit_code = run->exit_code,
+		.not_run = run->not_run,
+		.nnot_run = run->nnot_run,
 	};
 	struct uerr e;
 
@@ -946,6 +981,8 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	/* Tests that never ran did not pass. */
 	if (!run->res.host_signal && (sched_failed || run->res.nrec < total))
 		run->exit_code = EXIT_INFRA;
+	if (run->res.nrec < total)
+		find_not_run(tests, run);
 	if (run->out && run->res.host_signal)
 		outq_printf(&outq_stdout, "# interrupted by %s: %zu of %zu test files ran\n",
 			    sigabbrev_np(run->res.host_signal), run->res.nrec, total);
@@ -1260,6 +1297,7 @@ static int run_session(struct session *s)
 		    pass, run.res.nrec, also, run.wall_seconds, run.dir);
 	sched_result_free(&run.res);
 	free(run.dir);
+	free(run.not_run);
 	finish_stdout(&run.exit_code);
 out:
 	tests_free(&tests);

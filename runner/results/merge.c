@@ -423,6 +423,19 @@ static struct run_info merged_info(const struct shards *s, const struct record *
 
 	ri.shard = NULL;
 	ri.wall_seconds = 0;
+	/* Every shard's tests that never started (the array is the caller's to free). */
+	ri.nnot_run = 0;
+	for (int k = 0; k < s->n; k++)
+		ri.nnot_run += s->runs[s->idx[k]].info.nnot_run;
+	{
+		char **nr = xcalloc(ri.nnot_run + 1, sizeof(char *));
+		size_t m = 0;
+
+		for (int k = 0; k < s->n; k++)
+			for (size_t j = 0; j < s->runs[s->idx[k]].info.nnot_run; j++)
+				nr[m++] = s->runs[s->idx[k]].info.not_run[j];
+		ri.not_run = nr;
+	}
 	for (int k = 0; k < s->n; k++) {
 		const struct run_info *si = &s->runs[s->idx[k]].info;
 
@@ -447,12 +460,14 @@ static int write_reports(const struct shards *s, const char *tmp, const struct r
 	_cleanup_free_ char *ktap = xasprintf("%s/ktap.txt", tmp);
 	_cleanup_free_ char *html = xasprintf("%s/report.html", tmp);
 	struct run_info ri = merged_info(s, r, n);
+	int ret = 0;
 
 	if (report_write_json(json, &ri, r, n, e) < 0 ||
 	    report_write_junit(junit, &ri, r, n, e) < 0 || write_ktap(ktap, r, n, e) < 0 ||
 	    report_write_html(html, tmp, &ri, r, n, e) < 0)
-		return -1;
-	return 0;
+		ret = -1;
+	free((void *)ri.not_run);
+	return ret;
 }
 
 /* ---- putting it together ---- */

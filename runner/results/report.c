@@ -195,6 +195,14 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		sb_adds(&sb, ",\n  \"cpu_cost\": ");
 		json_str(&sb, ri->cpu_cost);
 	}
+	if (ri->nnot_run) {
+		sb_adds(&sb, ",\n  \"not_run\": [");
+		for (size_t i = 0; i < ri->nnot_run; i++) {
+			sb_adds(&sb, i ? ", " : "");
+			json_str(&sb, ri->not_run[i]);
+		}
+		sb_adds(&sb, "]");
+	}
 	sb_printf(&sb, ",\n  \"wall_seconds\": %.3f,\n  \"exit_code\": %d,\n  \"tests\": [",
 		  ri->wall_seconds, ri->exit_code);
 	for (size_t i = 0; i < n; i++) {

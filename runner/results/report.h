@@ -66,6 +66,9 @@ struct run_info {
 	const char *cpu_cost;	    /* --cpu-cost as given ("2000,jitter=50"), or NULL */
 	double wall_seconds;
 	int exit_code;
+	/* Test ids the run was to run and never started (interrupted, failed). */
+	char *const *not_run;
+	size_t nnot_run;
 };
 
 const char *verdict_name(enum verdict v);

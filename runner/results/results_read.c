@@ -466,9 +466,11 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	ri->kernel_release = lr->kernel_release;
 	ri->userspace = lr->userspace;
 	ri->cpu_cost = lr->cpu_cost;
-	if (get_str_array(c, root, "overlays", &lr->overlays, &ri->noverlays) < 0)
+	if (get_str_array(c, root, "overlays", &lr->overlays, &ri->noverlays) < 0 ||
+	    get_str_array(c, root, "not_run", &lr->not_run, &ri->nnot_run) < 0)
 		return -1;
 	ri->overlays = lr->overlays;
+	ri->not_run = lr->not_run;
 	return 0;
 }
 
@@ -626,5 +628,6 @@ void results_free(struct loaded_run *lr)
 	free(lr->userspace);
 	free(lr->cpu_cost);
 	strv_free(lr->overlays);
+	strv_free(lr->not_run);
 	memset(lr, 0, sizeof(*lr));
 }

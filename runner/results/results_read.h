@@ -58,6 +58,7 @@ struct loaded_run {
 	char *mode, *kernel, *kernel_key, *cmdline, *shard;
 	char *confinement, *kernel_release, *userspace, *cpu_cost;
 	char **overlays;
+	char **not_run;
 };
 
 /* Reads run_dir/results.json. On failure lr is left empty (results_free is safe). */

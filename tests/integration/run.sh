@@ -785,6 +785,17 @@ run "$umlrun" run --results="$results" --rerun-failed
 	grep -q "^umlrun: --rerun-failed: the last run failed itest/t0002-fail.sh, which is not among the tests here" "$work/err" &&
 	[ "$(readlink "$results/latest")" = "$before" ]
 check "--rerun-failed without the --suite-dir the failed run had exits 2 naming the test, latest kept"
+"$umlrun" run -q -j1 $R --time-travel=off itest >/dev/null 2>&1 &
+p=$!
+sleep 2
+kill -TERM $p
+wait $p
+rc=$?
+passed=$(grep -c '"result": "\(pass\|skip\)"' "$results/latest/results.json")
+run "$umlrun" list $R --rerun-failed
+[ $rc -eq 0 ] && [ "$(wc -l <"$work/out")" -eq $((8 - passed)) ] &&
+	grep -q '"not_run": \["itest/' "$results/latest/results.json"
+check "an interrupted run lists what it never started (not_run), and --rerun-failed runs those too"
 for k in 1 2 3; do
 	"$umlrun" run $R "$Q" --shard=$k/3 itest >"$work/shard$k.out" 2>&1
 	cp -R "$(readlink -f "$results/latest")" "$work/shard$k"
@@ -931,6 +942,14 @@ kill "$reader" 2>/dev/null # the pipeline's last process: the reader
 [ "$(cat "$work/flood.rc" 2>/dev/null)" = 143 ] &&
 	grep -q '"result": "timeout"' "$work/floodres/latest/results.json" && nothing_left
 check "a reader that stops reading stdout: the wall-clock limit holds, reports are written, SIGTERM ends umlrun (143)"
+nohup "$umlrun" exec --time-travel=off -- sleep 3 >"$work/nohup.out" 2>&1 &
+p=$!
+sleep 1.5
+kill -HUP $p
+wait $p
+rc=$?
+[ $rc -eq 0 ] && nothing_left
+check "nohup: the SIGHUP its parent set to be ignored stays ignored (the command runs to its end)"
 # umlrun shell on a terminal (script(1) gives it one): a guest that panics
 # leaves the terminal as it found it, echo and line editing on.
 (sleep 3; echo 'echo c >/proc/sysrq-trigger'; sleep 4) |
