@@ -679,7 +679,12 @@ void guest_handle(struct guest *g, const struct pollfd *pf, int n)
 		if (pf[i].fd == g->tfd) {
 			uint64_t ticks;
 
-			if (read(g->tfd, &ticks, sizeof(ticks)) > 0 && !g->reaped) {
+			/*
+			 * A guest that has ended already did not run out of
+			 * time: umlrun may have been stopped (^Z, SIGSTOP) while
+			 * the limit passed and the guest finished.
+			 */
+			if (read(g->tfd, &ticks, sizeof(ticks)) > 0 && !guest_check_exit(g)) {
 				g->wall_expired = true;
 				kill_guest(g);
 			}
