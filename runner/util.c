@@ -310,15 +310,45 @@ char *sb_detach(struct strbuf *sb)
 	return r;
 }
 
+/*
+ * A file to read whole: a regular file (a fifo would block the open or the
+ * read for ever, /dev/zero never ends) of at most READ_FILE_MAX bytes.
+ * O_NONBLOCK only opens it; reading a regular file does not block.
+ */
+static int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > READ_FILE_MAX) {
+		int err = !S_ISREG(st.st_mode) ? EINVAL : EFBIG;
+
+		close(fd);
+		return -err;
+	}
+	return fd;
+}
+
+const char *read_file_error(int r)
+{
+	if (r == -EINVAL)
+		return "not a regular file (a device or a fifo?)";
+	if (r == -EFBIG)
+		return "larger than umlrun reads (1 GiB)";
+	return strerror(-r);
+}
+
 int read_file(const char *path, char **out, size_t *len)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = open_regular(path);
 	struct strbuf sb = { 0 };
 	char buf[65536];
 	ssize_t n;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0) {
 			int err = errno;
@@ -778,12 +808,12 @@ void hasher_add_str(struct hasher *h, const char *s)
 
 int hasher_add_file(struct hasher *h, const char *path)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_close_ int fd = open_regular(path);
 	char buf[65536];
 	ssize_t n;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)

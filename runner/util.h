@@ -158,8 +158,14 @@ char *str_shown(const char *s);
 /* A size such as 256M (one mem_size_valid accepts: K, M or G, or none) in bytes. */
 unsigned long long size_bytes(const char *size);
 
-/* Files. All return 0 or -errno. */
+/*
+ * Files. All return 0 or -errno. read_file (and hasher_add_file) read only
+ * a regular file (else -EINVAL) of at most READ_FILE_MAX bytes (else
+ * -EFBIG): read_file_error says either in words.
+ */
+#define READ_FILE_MAX ((off_t)1 << 30)
 int read_file(const char *path, char **out, size_t *len);
+const char *read_file_error(int r);
 /* Writes through a temporary file and rename(2): never half-written. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* The same for a strbuf, which it releases; a failure fills e (exit 3). */

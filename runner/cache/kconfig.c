@@ -86,10 +86,9 @@ int kreq_add_fragment(struct kreq_set *set, const char *path, bool user, struct 
 	_cleanup_free_ char *text = NULL;
 	int r = read_file(path, &text, NULL);
 
-	if (r < 0) {
-		errno = -r;
-		return uerr_sys(e, user ? EXIT_USAGE : EXIT_INFRA, "config fragment %s", path);
-	}
+	if (r < 0)
+		return uerr_set(e, user ? EXIT_USAGE : EXIT_INFRA, "config fragment %s: %s", path,
+				read_file_error(r));
 	return kreq_parse(set, text, path, user, e);
 }
 

@@ -648,10 +648,13 @@ static int plan_patches(const struct kernel_opts *o, struct kernel_plan *p, stru
 
 	p->patches = patch_list(o->config_dir, o->series, &p->npatches);
 	for (size_t i = 0; i < p->npatches; i++) {
+		int r;
+
 		h = hasher_new();
-		if (hasher_add_file(h, p->patches[i]) < 0) {
+		if ((r = hasher_add_file(h, p->patches[i])) < 0) {
 			hasher_final(h, hex);
-			return uerr_sys(e, EXIT_INFRA, "kernel patch %s", p->patches[i]);
+			return uerr_set(e, EXIT_INFRA, "kernel patch %s: %s", p->patches[i],
+					read_file_error(r));
 		}
 		hasher_final(h, hex);
 		/* By its name under patches/ (SERIES/NAME for a version's own). */
@@ -690,11 +693,13 @@ static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struc
 		bool user = i >= p->nfrags - o->nfragments;
 		bool profile = o->profile && i == p->nfrags - o->nfragments - 1;
 		char hex[65];
+		int r;
 
 		h = hasher_new();
-		if (hasher_add_file(h, p->frags[i]) < 0) {
+		if ((r = hasher_add_file(h, p->frags[i])) < 0) {
 			hasher_final(h, hex);
-			uerr_sys(e, EXIT_USAGE, "config fragment %s", p->frags[i]);
+			uerr_set(e, EXIT_USAGE, "config fragment %s: %s", p->frags[i],
+				 read_file_error(r));
 			goto fail;
 		}
 		hasher_final(h, hex);

@@ -216,10 +216,9 @@ int durations_load(const char *path, struct durations *d, struct uerr *e)
 	if (is_dir(path))
 		return load_results(path, true, d, e);
 	r = read_file(path, &text, NULL);
-	if (r < 0) {
-		errno = -r;
-		return uerr_sys(e, EXIT_USAGE, "cannot read the durations file %s", path);
-	}
+	if (r < 0)
+		return uerr_set(e, EXIT_USAGE, "cannot read the durations file %s: %s", path,
+				read_file_error(r));
 	for (p = text ? text : ""; isspace((unsigned char)*p); p++)
 		;
 	if (*p == '{')

@@ -330,8 +330,12 @@ static int load_suite(const char *dir, const char *suite, const char *only, stru
 			     "'%s': a suite folder may not be named %s, as a run folder's own "
 			     "file is; rename it",
 			     sdir, suite);
-	} else if (read_file(spath, &text, NULL) == 0) {
+	} else if ((r = read_file(spath, &text, NULL)) == 0) {
 		r = settings_parse(text, spath, &d, e);
+	} else if (r == -ENOENT) {
+		r = 0; /* no settings: the defaults */
+	} else {
+		r = uerr_set(e, EXIT_USAGE, "%s: %s", spath, read_file_error(r));
 	}
 	for (int i = 0; i < n; i++) {
 		const char *f = names[i]->d_name;

@@ -97,6 +97,7 @@ static int write_full(const char *path, struct uerr *e)
 {
 	static struct test t = { .suite = "s", .file = "t0001-a.sh", .id = "s/t0001-a.sh" };
 	char *overlays[] = { "/ov", NULL };
+	char *not_run[] = { "s/t0002-b.sh", NULL };
 	struct run_info ri = {
 		.mode = "inf-cpu",
 		.has_start = true,
@@ -115,6 +116,8 @@ static int write_full(const char *path, struct uerr *e)
 		.cpu_cost = "2000,jitter=50",
 		.wall_seconds = 1.5,
 		.exit_code = 0,
+		.not_run = not_run,
+		.nnot_run = 1,
 	};
 	struct record r = {
 		.test = &t,
