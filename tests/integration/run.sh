@@ -923,6 +923,16 @@ check "result lines that cannot be written to stdout (/dev/full) exit 3, the run
 run sh -c '"$1" list $2 >/dev/full' sh "$umlrun" "--suite-dir=$suites"
 [ $rc -eq 3 ] && grep -q "^umlrun: cannot write the list to stdout: No space left on device" "$work/err"
 check "a list that cannot be written to stdout (/dev/full) exits 3, saying so"
+mkfifo "$work/fifo"
+bad=0
+for f in /dev/zero "$work/fifo"; do
+	run timeout 20 "$umlrun" run --results="$work/nores" --durations="$f" --shard=1/2 smoke
+	usage_line "durations file $f: not a regular file" || bad=1
+	run timeout 20 "$umlrun" build --config="$f"
+	usage_line "config fragment $f: not a regular file" || bad=1
+done
+[ $bad -eq 0 ]
+check "--durations and --config of a device or a fifo exit 2 at once (they grew umlrun without end or hung it)"
 # A reader that stops reading (a pager left open): the wall-clock limit
 # still ends the test, the reports are written, and SIGTERM still ends
 # umlrun while the reader holds the rest of the output.
