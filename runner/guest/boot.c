@@ -4,10 +4,12 @@
 #include "boot.h"
 #include "gdbserver.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
@@ -303,6 +305,66 @@ static bool guest_user_can_run(const struct stage *s, const char *path)
  * SIGKILL, which no cleanup survives). Their guests died with them: PID
  * namespaces (as root) and PR_SET_PDEATHSIG see to that.
  */
+/* Whether the umlrun that made stage (BASE/umlrun.XXXXXX) still runs. */
+static bool stage_owner_alive(const char *stage)
+{
+	_cleanup_free_ char *owner = xasprintf("%s/owner", stage);
+	_cleanup_free_ char *text = NULL;
+	long pid;
+
+	if (read_file(owner, &text, NULL) < 0)
+		return false;
+	pid = strtol(text, NULL, 10);
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
+/*
+ * A guest whose umlrun was SIGKILLed: without a PID namespace (not root)
+ * UML's helper processes, children of linux, outlive it. Any process of
+ * this user still running a stage's linux whose umlrun is gone is killed.
+ */
+static void kill_orphan_guests(const char *base)
+{
+	_cleanup_free_ char *real = realpath(base, NULL);
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	if (!d || !real) {
+		if (d)
+			closedir(d);
+		return;
+	}
+	while ((de = readdir(d))) {
+		_cleanup_free_ char *proc = NULL;
+		_cleanup_free_ char *exe = NULL;
+		_cleanup_free_ char *stage = NULL;
+		char target[PATH_MAX];
+		struct stat st;
+		ssize_t n;
+		size_t rl = strlen(real);
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		proc = xasprintf("/proc/%s", de->d_name);
+		exe = xasprintf("/proc/%s/exe", de->d_name);
+		if (stat(proc, &st) < 0 || st.st_uid != geteuid())
+			continue;
+		n = readlink(exe, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		/* BASE/umlrun.XXXXXX/linux, or that with " (deleted)" */
+		if (strncmp(target, real, rl) || strncmp(target + rl, "/umlrun.", 8) ||
+		    strncmp(target + rl + 14, "/linux", 6) ||
+		    (target[rl + 20] && strcmp(target + rl + 20, " (deleted)")))
+			continue;
+		stage = xstrndup(target, rl + 14);
+		if (!stage_owner_alive(stage))
+			kill((pid_t)strtol(de->d_name, NULL, 10), SIGKILL);
+	}
+	closedir(d);
+}
+
 void stage_sweep(void)
 {
 	const char *tmpdir = getenv("TMPDIR");
@@ -310,6 +372,7 @@ void stage_sweep(void)
 	DIR *d = opendir(base);
 	struct dirent *de;
 
+	kill_orphan_guests(base);
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
