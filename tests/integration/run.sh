@@ -986,6 +986,21 @@ fi
 run "$umlrun" exec -- true
 nothing_left
 check "the next umlrun removes the staging folder a SIGKILLed one left"
+# Without a PID namespace (not root) UML's helpers outlived a SIGKILLed
+# umlrun: the next one kills what still runs a stage's linux whose umlrun
+# is gone (here a stand-in, a copy of sleep, and an owner that is gone).
+mkdir -p "$TMPDIR/umlrun.Orphan"
+cp "$(command -v sleep)" "$TMPDIR/umlrun.Orphan/linux"
+echo 999999999 >"$TMPDIR/umlrun.Orphan/owner"
+"$TMPDIR/umlrun.Orphan/linux" 300 &
+orphan=$!
+sleep 0.3
+run "$umlrun" exec -- true
+sleep 0.3
+! kill -0 $orphan 2>/dev/null && [ ! -e "$TMPDIR/umlrun.Orphan" ]
+check "the next umlrun kills a process still running a stage's linux whose umlrun is gone"
+kill $orphan 2>/dev/null
+wait $orphan 2>/dev/null
 
 # ---- kselftest: the kernel's own selftests (docs/kselftest.md) ----
 # The timers build is shared with the developer's cache when it has one
