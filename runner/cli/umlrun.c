@@ -1948,6 +1948,8 @@ static int cmd_merge(const struct opts *o)
 	struct loaded_run merged;
 	int code;
 
+	/* A signal stops the merge between two test folders, its half-made folder gone. */
+	supervise_block_signals();
 	if (merge_runs(o->args, (size_t)o->nargs, o->output, &e) < 0 ||
 	    results_load(o->output, &merged, &e) < 0)
 		uerr_die(&e);

@@ -11,6 +11,8 @@
 #include "merge.h"
 
 #include <dirent.h>
+#include <signal.h>
+#include <libgen.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -344,6 +346,24 @@ static int copy_tree(int sdir, int ddir, const char *src, struct uerr *e)
  * Every folder at the top of a shard's run folder holds test folders;
  * its files are the shard's reports, which the merge writes anew.
  */
+/*
+ * A signal umlrun blocks (cmd_merge) and that has come: merge stops between
+ * two test folders, and the half-made folder goes.
+ */
+static int interrupted(struct uerr *e)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	sigset_t pending;
+
+	if (sigpending(&pending) < 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigismember(&pending, sigs[i]) == 1)
+			return uerr_set(e, EXIT_SIGNAL_BASE + sigs[i], "merge interrupted by %s",
+					sigabbrev_np(sigs[i]));
+	return 0;
+}
+
 static int copy_test_dirs(const struct loaded_run *lr, int out, struct uerr *e)
 {
 	_cleanup_close_ int top = open(lr->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -359,6 +379,8 @@ static int copy_test_dirs(const struct loaded_run *lr, int out, struct uerr *e)
 		_cleanup_free_ char *from = xasprintf("%s/%s", lr->dir, names[i]);
 		struct stat st;
 
+		if ((r = interrupted(e)) < 0)
+			break;
 		if (fstatat(top, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
 			r = uerr_sys(e, EXIT_INFRA, "cannot read %s", from);
 		else if (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))
@@ -527,6 +549,33 @@ out:
 	return ret;
 }
 
+/* OUT.merging-PID folders of merges into out whose process is gone (SIGKILL). */
+static void sweep_merging(const char *out)
+{
+	_cleanup_free_ char *for_dir = xstrdup(out);
+	_cleanup_free_ char *for_base = xstrdup(out);
+	const char *parent = dirname(for_dir);
+	_cleanup_free_ char *prefix = xasprintf("%s.merging-", basename(for_base));
+	DIR *d = opendir(parent);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		pid = strtol(de->d_name + strlen(prefix), &end, 10);
+		if (pid > 0 && !*end && kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+			_cleanup_free_ char *p = xasprintf("%s/%s", parent, de->d_name);
+
+			rm_rf(p);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
 int merge_runs(char *const *dirs, size_t ndirs, const char *out_dir, struct uerr *e)
 {
 	struct shards s = { 0 };
@@ -547,6 +596,7 @@ int merge_runs(char *const *dirs, size_t ndirs, const char *out_dir, struct uerr
 		return -1;
 	if (load_all(dirs, ndirs, &s, e) < 0 || check_shards(&s, e) < 0)
 		goto out;
+	sweep_merging(out);
 	tmp = xasprintf("%s.merging-%ld", out, (long)getpid());
 	rm_rf(tmp);
 	ret = build(&s, tmp, out, e);
