@@ -638,8 +638,18 @@ bool is_dir(const char *path)
  */
 static void child_default_signals(pid_t ppid)
 {
-	sigset_t none;
+	sigset_t none, was;
 
+	/*
+	 * While umlrun reads the signals itself (blocked: a run), a signal to
+	 * its whole process group (^C, kill -- -PGID) is umlrun's to act on:
+	 * the program is in a group of its own, so that copying the last
+	 * test's artifacts is not cut short, and umlrun ends as the signal
+	 * says once it is done. Otherwise (a kernel build) it shares the
+	 * group and the signal.
+	 */
+	if (sigprocmask(SIG_BLOCK, NULL, &was) == 0 && sigismember(&was, SIGTERM) == 1)
+		setpgid(0, 0);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);

@@ -1255,6 +1255,9 @@ static void finish_stdout(int *exit_code)
 {
 	int sig = outq_drain(&outq_stdout, supervise_signalfd());
 
+	/* One that came while the reports were written: the run ends as it says. */
+	while (!sig && (sig = supervise_read_signal(supervise_signalfd())) == SIGCHLD)
+		sig = 0;
 	if (sig) {
 		*exit_code = EXIT_SIGNAL_BASE + sig;
 		return;
