@@ -472,6 +472,9 @@ static void prepare_stage(struct session *s)
 	stage_sweep();
 	if (stage_create(&s->stage, s->kernel.binary, s->rootfs, suites, lib, &e) < 0)
 		die_doctor(&e);
+	/* From here a refusal (--cpu-cost, --mount) must not leave the stage behind. */
+	live_stage = &s->stage;
+	atexit(remove_live_stage);
 	s->stage.seccomp = seccomp;
 	plan_cpu_cost(s);
 	parse_mounts(s);
@@ -486,8 +489,6 @@ static void prepare_stage(struct session *s)
 			uerr_die(&e);
 	}
 	s->stage.hostfs_absolute = s->kernel.version_code >= 6 * 65536 + 10 * 256;
-	live_stage = &s->stage;
-	atexit(remove_live_stage);
 	s->confinement = confine_describe(&s->stage.confine);
 	if (!strcmp(s->confinement, "none") && !s->gdb)
 		warn("the guest is not confined: this host offers neither Landlock nor (as root) "

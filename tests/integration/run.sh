@@ -437,6 +437,9 @@ check "--mem below 32M or above the host's RAM exits 2 with one line, before a b
 run "$umlrun" run --results="$results" --mem=32M smoke/t0001-pass.sh
 [ $rc -eq 0 ]
 check "--mem=32M, the least umlrun takes, boots a guest that passes its test"
+run "$umlrun" run --results="$work/nores" --cpu-cost=5 --time-travel=off smoke/t0001-pass.sh
+usage_line "^umlrun: --cpu-cost needs --time-travel=inf-cpu" && nothing_left
+check "--cpu-cost under time travel off exits 2 with one line, no stage left (152 MB were)"
 for list in 3-1 0 1,0-2 2,5-4; do
 	run "$umlrun" run --results="$work/nores" --run=$list smoke/t0001-pass.sh
 	usage_line "^umlrun: --run=$list: " || { echo "# --run=$list: exit $rc"; false; } || break
