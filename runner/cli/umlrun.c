@@ -1637,16 +1637,31 @@ static const struct record *find_record(const struct run *run, const char *id)
 	return NULL;
 }
 
+/* A speedup to show: wall_off / wall, or NULL when there is no wall to divide by. */
+static char *speedup_text(double off, double tt, bool json)
+{
+	if (!(tt > 0) || !(off > 0))
+		return xstrdup(json ? "null" : "-");
+	return xasprintf(json ? "%.2f" : "%.1fx", off / tt);
+}
+
 static void print_compare(const struct test_list *tests, const struct run *off,
 			  const struct run *tt, int jobs, bool json)
 {
 	double sim = 0, woff = 0, wtt = 0;
 	bool any_bound = false;
+	size_t shown = 0;
+	/* A run that never started (the first was interrupted) has no folder. */
+	const char *tt_dir = tt->dir ? tt->dir : "(not run)";
+	const int sig = off->res.host_signal ? off->res.host_signal : tt->res.host_signal;
 
 	if (json)
-		printf("{\n  \"mode\": \"%s\",\n  \"off_run\": \"%s\",\n  \"mode_run\": \"%s\",\n"
-		       "  \"tests\": [",
-		       tt_mode_name(tt->mode), off->dir, tt->dir);
+		printf("{\n  \"mode\": \"%s\",\n  \"off_run\": \"%s\",\n  \"mode_run\": %s%s%s,\n"
+		       "%s%s%s  \"tests\": [",
+		       tt_mode_name(tt->mode), off->dir, tt->dir ? "\"" : "",
+		       tt->dir ? tt->dir : "null", tt->dir ? "\"" : "",
+		       sig ? "  \"interrupted\": \"" : "", sig ? sigabbrev_np(sig) : "",
+		       sig ? "\",\n" : "");
 	else
 		printf("# umlrun compare: %zu test files, each run twice on the same kernel and\n"
 		       "# root folder, %d guests at a time: time travel off (real time), then %s\n"
@@ -1655,13 +1670,13 @@ static void print_compare(const struct test_list *tests, const struct run *off,
 		       "# wall_*: host seconds per test file, boot to power-off; speedup = "
 		       "wall_off/wall_tt\n"
 		       "%-44s %8s %12s %10s %10s %9s\n",
-		       tests->n, jobs, tt_mode_name(tt->mode), off->dir, tt->dir,
+		       tests->n, jobs, tt_mode_name(tt->mode), off->dir, tt_dir,
 		       tt_mode_name(tt->mode), "test", "result", "simulated_s", "wall_off",
 		       "wall_tt", "speedup");
 	for (size_t i = 0; i < tests->n; i++) {
 		const struct record *a = find_record(off, tests->v[i].id);
 		const struct record *b = find_record(tt, tests->v[i].id);
-
+		_cleanup_free_ char *speedup = NULL;
 		/* Time travel off stopped at its limit: the real speedup is larger. */
 		bool bound = a && a->verdict == V_TIMEOUT;
 
@@ -1671,36 +1686,44 @@ static void print_compare(const struct test_list *tests, const struct run *off,
 		sim += b->outcome.sim_seconds;
 		woff += a->outcome.wall_seconds;
 		wtt += b->outcome.wall_seconds;
+		speedup = speedup_text(a->outcome.wall_seconds, b->outcome.wall_seconds, json);
 		if (json)
 			printf(
 			    "%s\n    {\"id\": \"%s\", \"result_off\": \"%s\", \"result\": \"%s\", "
 			    "\"sim_seconds\": %.3f, \"wall_off\": %.3f, \"wall\": %.3f, "
-			    "\"speedup\": %.2f, \"speedup_is_lower_bound\": %s}",
-			    i ? "," : "", b->test->id, verdict_name(a->verdict),
+			    "\"speedup\": %s, \"speedup_is_lower_bound\": %s}",
+			    shown ? "," : "", b->test->id, verdict_name(a->verdict),
 			    verdict_name(b->verdict), b->outcome.sim_seconds,
-			    a->outcome.wall_seconds, b->outcome.wall_seconds,
-			    a->outcome.wall_seconds / b->outcome.wall_seconds,
+			    a->outcome.wall_seconds, b->outcome.wall_seconds, speedup,
 			    bound ? "true" : "false");
 		else
-			printf("%-44s %8s %12.3f %10.3f %10.3f %2s%6.1fx\n", b->test->id,
+			printf("%-44s %8s %12.3f %10.3f %10.3f %2s%7s\n", b->test->id,
 			       verdict_name(b->verdict), b->outcome.sim_seconds,
 			       a->outcome.wall_seconds, b->outcome.wall_seconds, bound ? ">=" : "",
-			       a->outcome.wall_seconds / b->outcome.wall_seconds);
+			       speedup);
+		shown++;
 	}
-	if (json)
-		printf("\n  ],\n  \"total\": {\"sim_seconds\": %.3f, \"wall_off\": %.3f, "
-		       "\"wall\": %.3f, \"speedup\": %.2f, \"speedup_is_lower_bound\": %s, "
-		       "\"run_wall_off\": %.3f, \"run_wall\": %.3f}\n}\n",
-		       sim, woff, wtt, woff / wtt, any_bound ? "true" : "false", off->wall_seconds,
-		       tt->wall_seconds);
-	else
-		printf("%-44s %8s %12.3f %10.3f %10.3f %2s%6.1fx\n"
-		       "# whole runs: %.1f s wall off, %.1f s wall with %s\n%s",
-		       "total", "", sim, woff, wtt, any_bound ? ">=" : "", woff / wtt,
-		       off->wall_seconds, tt->wall_seconds, tt_mode_name(tt->mode),
-		       any_bound ? "# >=: time travel off hit its limit, so it would have taken "
-				   "longer\n"
-				 : "");
+	{
+		_cleanup_free_ char *total = speedup_text(woff, wtt, json);
+
+		if (json)
+			printf("\n  ],\n  \"total\": {\"sim_seconds\": %.3f, \"wall_off\": %.3f, "
+			       "\"wall\": %.3f, \"speedup\": %s, \"speedup_is_lower_bound\": %s, "
+			       "\"run_wall_off\": %.3f, \"run_wall\": %.3f}\n}\n",
+			       sim, woff, wtt, total, any_bound ? "true" : "false",
+			       off->wall_seconds, tt->wall_seconds);
+		else
+			printf("%-44s %8s %12.3f %10.3f %10.3f %2s%7s\n"
+			       "# whole runs: %.1f s wall off, %.1f s wall with %s\n%s",
+			       "total", "", sim, woff, wtt, any_bound ? ">=" : "", total,
+			       off->wall_seconds, tt->wall_seconds, tt_mode_name(tt->mode),
+			       any_bound ? "# >=: time travel off hit its limit, so it would have "
+					   "taken longer\n"
+					 : "");
+	}
+	if (!json && sig)
+		printf("# interrupted by %s: %zu of %zu test files compared\n", sigabbrev_np(sig),
+		       shown, tests->n);
 }
 
 static int cmd_compare(const struct opts *o)
