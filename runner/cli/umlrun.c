@@ -1160,21 +1160,29 @@ static void print_seeds(const struct opts *o, const struct run *run)
 {
 	_cleanup_free_ const struct record **fails = xcalloc(run->res.nrec + 1, sizeof(*fails));
 	struct strbuf sb = { 0 };
-	size_t failed = 0;
+	size_t failed = 0, cut = 0;
 
-	for (size_t i = 0; i < run->res.nrec; i++)
-		if (!verdict_passed(run->res.rec[i].verdict) && run->res.rec[i].seeded)
+	/* A run cut short by a signal to umlrun says nothing of its seed. */
+	for (size_t i = 0; i < run->res.nrec; i++) {
+		if (!run->res.rec[i].seeded)
+			continue;
+		if (run->res.rec[i].verdict == V_INTERRUPTED)
+			cut++;
+		else if (!verdict_passed(run->res.rec[i].verdict))
 			fails[failed++] = &run->res.rec[i];
+	}
 	/* In the seeds' order, not the order the runs ended in. */
 	qsort(fails, failed, sizeof(*fails), by_seed);
 	for (size_t i = 0; i < failed; i++)
 		sb_printf(&sb, " %s@%lld", fails[i]->test->id, fails[i]->seed);
 	if (!failed) {
-		outq_printf(&outq_stdout, "# seeds: every run passed (%zu runs)\n", run->res.nrec);
+		outq_printf(&outq_stdout, "# seeds: %s (%zu runs%s)\n",
+			    cut ? "no run failed" : "every run passed", run->res.nrec - cut,
+			    cut ? ", and some cut short by the interruption" : "");
 		return;
 	}
-	outq_printf(&outq_stdout, "# seeds: %zu of %zu runs failed:%s\n", failed, run->res.nrec,
-		    sb.buf);
+	outq_printf(&outq_stdout, "# seeds: %zu of %zu runs failed:%s\n", failed,
+		    run->res.nrec - cut, sb.buf);
 	/* The same options, the seed instead of the range, that test alone. */
 	sb_release(&sb);
 	for (int i = 0; i < o->nopt_words; i++) {
