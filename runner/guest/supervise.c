@@ -56,8 +56,8 @@ static void watched_set(sigset_t *set)
 	for (size_t i = 0; i < sizeof(watched_signals) / sizeof(watched_signals[0]); i++) {
 		struct sigaction sa;
 
-		if (watched_signals[i] != SIGCHLD && sigaction(watched_signals[i], NULL, &sa) == 0 &&
-		    sa.sa_handler == SIG_IGN)
+		if (watched_signals[i] != SIGCHLD &&
+		    sigaction(watched_signals[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
 			continue;
 		sigaddset(set, watched_signals[i]);
 	}
@@ -414,6 +414,21 @@ UMLRUN_NORETURN static void setup_failed(const char *what, int err)
 	_exit(126);
 }
 
+/*
+ * The child could not give linux its file descriptors (a low ulimit -n):
+ * said on the control channel, wherever it is by then (ctl).
+ */
+UMLRUN_NORETURN static void fds_failed(int ctl)
+{
+	int err = errno;
+
+	dprintf(ctl, "\nsetup-error cannot give the guest its file descriptors: %s (ulimit -n?)\n",
+		strerror(err));
+	dprintf(2, "%s: cannot give the guest its file descriptors: %s (ulimit -n?)\n", prog_name,
+		strerror(err));
+	_exit(126);
+}
+
 /* The guest has the terminal: an interactive shell, or gdb without a script. */
 static bool guest_on_terminal(const struct guest_spec *g)
 {
@@ -456,19 +471,19 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 		fds[i] = dup(want[i]);
 	/* Move everything above 5 first, so the dup2s below cannot collide. */
 	for (int i = 0; i < 6; i++) {
-		int f = fcntl(fds[i], F_DUPFD, 10);
+		int f = fds[i] < 0 ? -1 : fcntl(fds[i], F_DUPFD, 10);
 
 		if (f < 0)
-			_exit(126);
+			fds_failed(ch[CH_CTL].guest);
 		fds[i] = f;
 	}
 	for (int i = 0; i < 6; i++)
 		if (dup2(fds[i], i) < 0)
-			_exit(126);
-	if (con >= 0 && dup2(con, GDB_CONSOLE_FD) < 0)
-		_exit(126);
-	if (line >= 0 && dup2(line, GDBSERVER_FD) < 0)
-		_exit(126);
+			fds_failed(ch[CH_CTL].guest);
+	if ((g->gdb && con < 0) || (g->gdbserver_master && line < 0) ||
+	    (con >= 0 && dup2(con, GDB_CONSOLE_FD) < 0) ||
+	    (line >= 0 && dup2(line, GDBSERVER_FD) < 0))
+		fds_failed(4);
 	closefrom(con >= 0 || line >= 0 ? 7 : 6);
 	/*
 	 * The jail first, while still root; from here on linux sees only its
