@@ -883,8 +883,17 @@ char *cache_problem(const char *root)
 	if (!root)
 		return xstrdup("no folder for the cache: set XDG_CACHE_HOME (or HOME) to an "
 			       "absolute path");
-	if (stat(root, &st) < 0)
-		return NULL;
+	if (stat(root, &st) < 0) {
+		if (errno == ENOENT)
+			return NULL; /* made when first needed */
+		return xasprintf("the cache %s cannot be used: %s; set XDG_CACHE_HOME (or HOME) to "
+				 "a folder",
+				 root, strerror(errno));
+	}
+	if (!S_ISDIR(st.st_mode))
+		return xasprintf("the cache %s is not a folder; remove it, or set XDG_CACHE_HOME "
+				 "to a folder",
+				 root);
 	if (st.st_uid != geteuid() && st.st_uid != 0)
 		return xasprintf("the cache %s belongs to another user (uid %u): umlrun runs what "
 				 "its cache holds; use a folder of your own (XDG_CACHE_HOME=DIR)",

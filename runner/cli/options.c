@@ -6,6 +6,7 @@
 #include "profile.h"
 #include "suite.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -734,7 +735,9 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 
 			errno = 0;
 			o->seed = strtoull(arg, &end, 10);
-			if (errno || end == arg || *end || !o->seed)
+			/* strtoull takes "-1" as 2^64-1. */
+			if (errno || end == arg || *end || !o->seed ||
+			    !isdigit((unsigned char)*arg))
 				return uerr_set(e, EXIT_USAGE,
 						"--shuffle=%s: give a seed, a whole number above 0",
 						arg);
@@ -805,6 +808,11 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 		return uerr_set(e, EXIT_USAGE,
 				"merge: give --output=DIR and the shards' run folders; see 'umlrun "
 				"merge --help'");
+	if (o->nargs > 0 && (o->cmd == CMD_BUILD || o->cmd == CMD_PRUNE || o->cmd == CMD_DOCTOR ||
+			     o->cmd == CMD_SHELL))
+		return uerr_set(e, EXIT_USAGE,
+				"%s takes no arguments, not '%s'; see 'umlrun %s --help'",
+				o->cmd_name, o->args[0], o->cmd_name);
 	if (o->rerun_failed && o->nargs > 0)
 		return uerr_set(e, EXIT_USAGE,
 				"--rerun-failed picks the tests itself; give no SUITE or TEST");

@@ -464,7 +464,9 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 		s->drop = true;
 	}
 	if (!mkdtemp(tmpl))
-		return uerr_sys(e, EXIT_INFRA, "cannot create a folder in %s",
+		return uerr_sys(e, EXIT_INFRA,
+				"cannot create the run's stage in %s (set TMPDIR to a folder you "
+				"can write to)",
 				tmpdir && *tmpdir ? tmpdir : "/tmp");
 	s->dir = xstrdup(tmpl);
 	/* mkdtemp makes 0700: the guest's user must be able to traverse it. */
