@@ -1426,6 +1426,12 @@ static char **kunit_fragments(struct session *s, size_t *n)
 	struct uerr e;
 
 	*n = 0;
+	/* An absolute path needs no kernel tree to be found missing (fetching one takes minutes).
+	 */
+	for (size_t i = 0; i < o->nkunitconfigs; i++)
+		if (o->kunitconfigs[i][0] == '/' && !path_exists(o->kunitconfigs[i]))
+			die(EXIT_USAGE, "--kunitconfig=%s: no such file or folder",
+			    o->kunitconfigs[i]);
 	if (kernel_source_tree(&ko, &tree, &e) < 0)
 		uerr_die(&e);
 	v[(*n)++] = xasprintf("%s/kunit/kunit.config", config_dir);
