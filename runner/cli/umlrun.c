@@ -974,7 +974,8 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	sched_failed = sched_run(&so, tests->v, tests->n, &run->res, &e) < 0;
 	if (sched_failed)
 		uerr_print(&e);
-	if (sched_failed || no_guest_came_up(&run->res))
+	/* The host's fault if no guest came up; a run that failed later was not (a full disk). */
+	if ((sched_failed && !run->res.nrec) || no_guest_came_up(&run->res))
 		doctor_hint();
 	run->wall_seconds = monotonic_now() - t0;
 	run->exit_code = run->res.host_signal ? EXIT_SIGNAL_BASE + run->res.host_signal

@@ -583,7 +583,7 @@ struct guest {
 	double t0, wall_timeout;
 	unsigned long long limit; /* of /results, when results_full */
 	double next_walk;	  /* when guest_results_full may walk /results again */
-	bool reaped, wall_expired, results_full, results_deep, results_many;
+	bool reaped, wall_expired, results_full, results_deep, results_many, aborted;
 	bool saved_tty; /* tty: the terminal's settings before the shell's guest took it */
 	struct termios tty;
 	struct guest_outcome o;
@@ -847,6 +847,13 @@ void guest_interrupt(struct guest *g, int sig)
 		kill_guest(g);
 }
 
+void guest_abort(struct guest *g)
+{
+	g->aborted = true;
+	if (!g->reaped)
+		kill_guest(g);
+}
+
 /* The signal that ended linux: directly, or as 128+N from the namespace init. */
 static int killed_by(int status)
 {
@@ -867,6 +874,9 @@ static void decide(struct guest *g)
 		o->end = GUEST_INTERRUPTED;
 		snprintf(o->detail, sizeof(o->detail), "umlrun received %s",
 			 sigabbrev_np(o->host_signal) ? sigabbrev_np(o->host_signal) : "a signal");
+	} else if (g->aborted) {
+		o->end = GUEST_INTERRUPTED;
+		snprintf(o->detail, sizeof(o->detail), "the run failed (see above)");
 	} else if (g->results_full) {
 		o->end = GUEST_CRASH;
 		if (g->results_many)
@@ -1007,7 +1017,7 @@ int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall
 			if (errno == EINTR)
 				continue;
 			uerr_sys(e, EXIT_INFRA, "poll");
-			guest_interrupt(gu, SIGKILL);
+			guest_abort(gu);
 			guest_check_exit(gu);
 			guest_finish(gu, o);
 			return -1;

@@ -113,6 +113,8 @@ bool guest_results_full(struct guest *g, unsigned long long limit, bool last);
 #define GUEST_RESULTS_MAX_BYTES (2ULL << 30)
 /* umlrun got signal sig: end the guest; it will be reported interrupted. */
 void guest_interrupt(struct guest *g, int sig);
+/* The run itself failed (a full results disk): end the guest, reported so. */
+void guest_abort(struct guest *g);
 void guest_finish(struct guest *g, struct guest_outcome *o);
 /* The signalfd for the signals supervise_block_signals blocked. */
 int supervise_signalfd(void);

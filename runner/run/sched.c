@@ -53,6 +53,7 @@ struct test_io {
 	bool console_c2;	 /* the same in the -v copy of the console */
 	const char *copy_tag;	 /* -v with several guests: "[ID] " before each line */
 	struct strbuf copy_line; /* then the copy's unfinished line */
+	int log_err;		 /* the first error writing ktap.log, as errno had it */
 	bool console_cut;	 /* console.log reached CONSOLE_MAX_BYTES */
 	size_t console_len;	 /* bytes written to console.log */
 	size_t log_len;		 /* bytes of lines written to ktap.log */
@@ -196,10 +197,13 @@ static void result_line(struct test_io *io, const char *l)
 
 	if (io->log_len < KTAP_LOG_MAX_BYTES) {
 		io->log_len += len;
-		fprintf(io->ktap_log, "%s\n",
-			io->log_len < KTAP_LOG_MAX_BYTES
-			    ? l
-			    : "[umlrun: ktap.log cut here, at 256 MiB]");
+		/* stdio keeps only that it failed: the reason (ENOSPC) is kept here. */
+		if (fprintf(io->ktap_log, "%s\n",
+			    io->log_len < KTAP_LOG_MAX_BYTES
+				? l
+				: "[umlrun: ktap.log cut here, at 256 MiB]") < 0 &&
+		    !io->log_err)
+			io->log_err = errno ? errno : EIO;
 	}
 	ktap_feed(io->ktap, l);
 	if (io->so->quiet || io->shown_len >= SHOWN_MAX_BYTES)
@@ -622,7 +626,7 @@ static size_t sanitize_artifacts(const char *dir)
 /* Closes the test's logs; returns what could not be written, or NULL. */
 static char *close_logs(struct test_io *io)
 {
-	int ktap_err = ferror(io->ktap_log) ? EIO : 0;
+	int ktap_err = io->log_err ? io->log_err : ferror(io->ktap_log) ? EIO : 0;
 
 	if (fclose(io->ktap_log) != 0 && !ktap_err)
 		ktap_err = errno;
@@ -923,7 +927,7 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 	for (int i = 0; i < so->jobs; i++) {
 		if (!s.slots[i].g)
 			continue;
-		guest_interrupt(s.slots[i].g, SIGKILL);
+		guest_abort(s.slots[i].g);
 		while (!guest_check_exit(s.slots[i].g))
 			;
 		slot_finish(&s, &s.slots[i]);
