@@ -411,11 +411,19 @@ static int probe_binary(struct kernel *k, const char *binary, struct uerr *e)
 	return 0;
 }
 
+/* The binary's size as built: a cached entry whose linux has another is damaged. */
+static long long binary_size(const struct kernel *k)
+{
+	struct stat st;
+
+	return stat(k->binary, &st) == 0 ? (long long)st.st_size : -1;
+}
+
 static char *info_text(const struct kernel *k)
 {
-	return xasprintf("start_unit=%s\nrelease=%s\nseccomp=%s\ncpu_cost=%s\n",
+	return xasprintf("start_unit=%s\nrelease=%s\nseccomp=%s\ncpu_cost=%s\nsize=%lld\n",
 			 start_unit_name(k->start_unit), k->release, k->has_seccomp ? "yes" : "no",
-			 k->has_cpu_cost ? "yes" : "no");
+			 k->has_cpu_cost ? "yes" : "no", binary_size(k));
 }
 
 /* KEY=value from the info file's text, or NULL. */
@@ -441,8 +449,14 @@ static int read_info(struct kernel *k)
 	_cleanup_free_ char *cpu_cost = NULL;
 	int major = 0, minor = 0;
 
+	_cleanup_free_ char *size = NULL;
+
 	if (read_file(path, &text, NULL) < 0 || !(unit = info_value(text, "start_unit")))
 		return -1;
+	/* Cut short outside umlrun (a full disk, a hand): built again, and said so. */
+	size = info_value(text, "size");
+	if (size && strtoll(size, NULL, 10) != binary_size(k))
+		return -2;
 	k->start_unit = start_unit_from_name(unit);
 	release = info_value(text, "release");
 	seccomp = info_value(text, "seccomp");
@@ -822,11 +836,18 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 	memcpy(k->key, p.key, sizeof(k->key));
 	k->dir = kernel_dir(root, k->key);
 	k->binary = xasprintf("%s/linux", k->dir);
-	if (path_exists(k->binary) && read_info(k) == 0) {
-		/* Used now: `umlrun prune` spares what was used lately. */
-		utimensat(AT_FDCWD, k->dir, NULL, 0);
-		r = 0;
-		goto out;
+	if (path_exists(k->binary)) {
+		int info = read_info(k);
+
+		if (info == 0) {
+			/* Used now: `umlrun prune` spares what was used lately. */
+			utimensat(AT_FDCWD, k->dir, NULL, 0);
+			r = 0;
+			goto out;
+		}
+		note("the cached kernel %s is %s: building it again", k->dir,
+		     info == -2 ? "damaged (its linux is not the size it was built)"
+				: "incomplete (no valid info file)");
 	}
 
 	/* Not cached: build it, one umlrun at a time. */

@@ -159,9 +159,20 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 				missing, missing);
 	}
 	if (is_dir(*dir)) {
-		/* Used now: `umlrun prune` spares what was used lately. */
-		utimensat(AT_FDCWD, *dir, NULL, 0);
-		return 0;
+		_cleanup_free_ char *its_init = xasprintf("%s/init", *dir);
+		_cleanup_free_ char *its_sh = xasprintf("%s/usr/bin/busybox", *dir);
+
+		if (path_exists(its_init) && path_exists(its_sh)) {
+			/* Used now: `umlrun prune` spares what was used lately. */
+			utimensat(AT_FDCWD, *dir, NULL, 0);
+			return 0;
+		}
+		/* Emptied or cut short outside umlrun: every guest would panic. */
+		note("the cached root folder %s is incomplete (no init or busybox): assembling it "
+		     "again",
+		     *dir);
+		if (rm_rf(*dir) < 0 && is_dir(*dir))
+			return uerr_sys(e, EXIT_INFRA, "cannot remove %s", *dir);
 	}
 	/* CACHE/rootfs, the folder *dir goes in. */
 	root = xasprintf("%.*s", (int)(strrchr(*dir, '/') - *dir), *dir);
