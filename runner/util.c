@@ -1067,17 +1067,47 @@ unsigned long long size_bytes(const char *size)
  */
 #define STALE_TMP_AGE 3600
 
-bool stale_tmp_name(const char *name)
+/* This process's PID namespace, as the inode of /proc/self/ns/pid (0: unknown). */
+static unsigned long long pid_ns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
+}
+
+char *tmp_name(const char *path)
+{
+	return xasprintf("%s.tmp-%ld.ns%llu", path, (long)getpid(), pid_ns());
+}
+
+int tmp_staleness(const char *name)
 {
 	const char *t = strstr(name, ".tmp-");
 	char *end;
 	long pid;
+	unsigned long long ns = 0;
 
 	if (!t)
-		return false;
+		return 0;
 	errno = 0;
 	pid = strtol(t + 5, &end, 10);
-	return !errno && !*end && pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	if (errno || pid <= 0)
+		return 0;
+	if (!strncmp(end, ".ns", 3)) {
+		char *nsend;
+
+		ns = strtoull(end + 3, &nsend, 10);
+		end = nsend;
+	}
+	if (*end || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		return 0;
+	/* The PID is of our namespace: its process is gone for sure. */
+	return ns && ns == pid_ns() ? TMP_STALE : TMP_STALE_IF_OLD;
+}
+
+bool stale_tmp_name(const char *name)
+{
+	return tmp_staleness(name) != 0;
 }
 
 void sweep_stale_tmp(const char *dir)
@@ -1088,24 +1118,20 @@ void sweep_stale_tmp(const char *dir)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		if (stale_tmp_name(de->d_name)) {
-			_cleanup_free_ char *path = xasprintf("%s/%s", dir, de->d_name);
-			struct stat st;
+		int stale = tmp_staleness(de->d_name);
+		_cleanup_free_ char *path = NULL;
+		struct stat st;
 
-			if (lstat(path, &st) == 0 && st.st_mtime < time(NULL) - STALE_TMP_AGE)
-				rm_rf(path);
-		}
+		if (!stale)
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		if (stale == TMP_STALE ||
+		    (lstat(path, &st) == 0 && st.st_mtime < time(NULL) - STALE_TMP_AGE))
+			rm_rf(path);
 	}
 	closedir(d);
 }
 
-/*
- * s as a run shows what a guest printed (sched.c's line_byte), a copy: C0
- * controls but tab, DEL, the C1 controls (U+0080..U+009F, "\xc2\x80" to
- * "\xc2\x9f" in UTF-8) and any byte that is not UTF-8 become \xHH, one
- * per byte. What a merge writes from it (ktap.txt, junit.xml, messages)
- * then holds nothing a terminal or an XML reader would act on.
- */
 bool bidi_control(const unsigned char *p, size_t n)
 {
 	if (n == 2)
@@ -1115,6 +1141,14 @@ bool bidi_control(const unsigned char *p, size_t n)
 		 (p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xaa && p[2] <= 0xae))) ||
 		(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9));
 }
+
+/*
+ * s as a run shows what a guest printed (sched.c's line_byte), a copy: C0
+ * controls but tab, DEL, the C1 controls (U+0080..U+009F, "\xc2\x80" to
+ * "\xc2\x9f" in UTF-8) and any byte that is not UTF-8 become \xHH, one
+ * per byte. What a merge writes from it (ktap.txt, junit.xml, messages)
+ * then holds nothing a terminal or an XML reader would act on.
+ */
 
 char *str_shown(const char *s)
 {

@@ -248,9 +248,22 @@ char *cache_path(void);
 char *cache_problem(const char *root);
 /* cache_path(), checked: exits 2 with the reason when it must not be used. */
 char *cache_root(void);
-/* NAME.tmp-PID whose process is gone: what an interrupted umlrun left. */
+/*
+ * A cache entry being made: PATH.tmp-PID.nsINODE, this process's PID and
+ * PID namespace, so that what an interrupted umlrun left can be told from
+ * what another namespace's umlrun, sharing the cache, is making.
+ */
+char *tmp_name(const char *path);
+/*
+ * Whether NAME is such an entry whose process is gone: TMP_STALE when its
+ * PID is of this namespace (gone for sure), TMP_STALE_IF_OLD when it may
+ * be another's (or named by an older umlrun, without .ns), else 0.
+ */
+#define TMP_STALE	 1
+#define TMP_STALE_IF_OLD 2
+int tmp_staleness(const char *name);
 bool stale_tmp_name(const char *name);
-/* Removes the stale NAME.tmp-PID entries of a cache folder. */
+/* Removes the stale entries of a cache folder: of another namespace, after an hour. */
 void sweep_stale_tmp(const char *dir);
 
 int hasher_add_file(struct hasher *h, const char *path); /* 0 or -errno */

@@ -310,7 +310,7 @@ static int extract_tarball(const char *root, const char *tarball, const char *id
 			   size_t npatches, char **src, struct uerr *e)
 {
 	_cleanup_free_ char *dir = xasprintf("%s/src/%s", root, id);
-	_cleanup_free_ char *tmp = xasprintf("%s.tmp-%ld", dir, (long)getpid());
+	_cleanup_free_ char *tmp = tmp_name(dir);
 	_cleanup_free_ char *log = xasprintf("%s/src/%s.log", root, id);
 	if (!is_dir(dir)) {
 		char *argv[] = { "tar", "-C", tmp, "-xf", (char *)tarball, NULL };

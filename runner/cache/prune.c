@@ -46,7 +46,7 @@ static bool kept(const struct prune_opts *o, const char *path)
 	return false;
 }
 
-/* A root folder being assembled: KEY.tmp-PID, PID alive. */
+/* An entry being made: KEY.tmp-PID[.nsINODE] (util.h, tmp_name), PID alive. */
 static bool in_progress(const char *name)
 {
 	const char *t = strstr(name, ".tmp-");
@@ -56,6 +56,8 @@ static bool in_progress(const char *name)
 	if (!t)
 		return false;
 	pid = strtol(t + 5, &end, 10);
+	if (!strncmp(end, ".ns", 3))
+		end += 3 + strspn(end + 3, "0123456789");
 	return pid > 0 && !*end && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }
 
@@ -77,8 +79,8 @@ struct tally {
 };
 
 /*
- * Prunes CACHE/sub: entries KEY (a folder), KEY.log, KEY.tmp-PID; with
- * only_stale, only the KEY.tmp-PID of a process that is gone.
+ * Prunes CACHE/sub: entries KEY (a folder), KEY.log, KEY.tmp-PID[.nsINODE];
+ * with only_stale, only the KEY.tmp-... of a process that is gone.
  */
 static int prune_sub(const struct prune_opts *o, const char *sub, bool only_stale, FILE *out,
 		     struct tally *t, struct uerr *e)

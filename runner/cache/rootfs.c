@@ -179,7 +179,7 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 	if (mkdir_p(root, 0755) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot create %s", root);
 	sweep_stale_tmp(root);
-	tmp = xasprintf("%s.tmp-%ld", *dir, (long)getpid());
+	tmp = tmp_name(*dir);
 	log = xasprintf("%s.log", *dir);
 	rm_rf(tmp);
 	log_fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -478,7 +478,7 @@ int kselftest_build(const struct kselftest_build_opts *o, char **dir, bool *buil
 
 		sweep_stale_tmp(base);
 	}
-	tmp = xasprintf("%s.tmp-%ld", *dir, (long)getpid());
+	tmp = tmp_name(*dir);
 	failed_log = xasprintf("%s.failed.log", *dir);
 	log = xasprintf("%s/build.log", tmp);
 	if (rm_rf(tmp) < 0 || mkdir_p(tmp, 0755) < 0) {
