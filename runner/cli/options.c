@@ -867,6 +867,12 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 			snprintf(name, sizeof(name), "-%c", c);
 
 		if (c == '?' || c == ':') {
+			/* --help=x: getopt names it by its short letter, -h. */
+			if (this && !strncmp(this, "--", 2) && strchr(this, '='))
+				return uerr_set(e, EXIT_USAGE,
+						"%s: %s: unknown option, or one that takes no "
+						"value; see 'umlrun %s --help'",
+						d->name, this, d->name);
 			if (optopt && optopt < 256)
 				return uerr_set(
 				    e, EXIT_USAGE,
