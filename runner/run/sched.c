@@ -593,7 +593,7 @@ static enum walk_step defuse(int dfd, const char *name, const struct stat *st, i
 	 */
 	if ((S_ISREG(st->st_mode) || S_ISDIR(st->st_mode)) && geteuid() == 0 &&
 	    (st->st_uid != 0 || st->st_gid != getegid()))
-		fchownat(dfd, name, 0, getegid(), AT_SYMLINK_NOFOLLOW);
+		(void)!fchownat(dfd, name, 0, getegid(), AT_SYMLINK_NOFOLLOW);
 	if (S_ISREG(st->st_mode)) {
 		/* A file whose bits cannot be cleared does not stay. */
 		if ((st->st_mode & (S_ISUID | S_ISGID | S_ISVTX | S_IWGRP | S_IWOTH)) &&
