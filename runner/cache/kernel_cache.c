@@ -411,19 +411,20 @@ static int probe_binary(struct kernel *k, const char *binary, struct uerr *e)
 	return 0;
 }
 
-/* The binary's size as built: a cached entry whose linux has another is damaged. */
-static long long binary_size(const struct kernel *k)
+/* A binary's size: a cached entry whose linux is not the size it was built is damaged. */
+static long long binary_size(const char *path)
 {
 	struct stat st;
 
-	return stat(k->binary, &st) == 0 ? (long long)st.st_size : -1;
+	return stat(path, &st) == 0 ? (long long)st.st_size : -1;
 }
 
-static char *info_text(const struct kernel *k)
+/* The info file's text; size is that of the linux it describes. */
+static char *info_text(const struct kernel *k, long long size)
 {
 	return xasprintf("start_unit=%s\nrelease=%s\nseccomp=%s\ncpu_cost=%s\nsize=%lld\n",
 			 start_unit_name(k->start_unit), k->release, k->has_seccomp ? "yes" : "no",
-			 k->has_cpu_cost ? "yes" : "no", binary_size(k));
+			 k->has_cpu_cost ? "yes" : "no", size);
 }
 
 /* KEY=value from the info file's text, or NULL. */
@@ -455,7 +456,7 @@ static int read_info(struct kernel *k)
 		return -1;
 	/* Cut short outside umlrun (a full disk, a hand): built again, and said so. */
 	size = info_value(text, "size");
-	if (size && strtoll(size, NULL, 10) != binary_size(k))
+	if (size && strtoll(size, NULL, 10) != binary_size(k->binary))
 		return -2;
 	k->start_unit = start_unit_from_name(unit);
 	release = info_value(text, "release");
@@ -468,7 +469,7 @@ static int read_info(struct kernel *k)
 
 		if (probe_binary(k, k->binary, &e) < 0)
 			return -1;
-		fresh = info_text(k);
+		fresh = info_text(k, binary_size(k->binary));
 		(void)write_file_atomic(path, fresh,
 					strlen(fresh)); /* a read-only cache: next time */
 		return 0;
@@ -547,7 +548,8 @@ static int install_kernel(struct kernel *k, const char *bdir, struct uerr *e)
 		return -1;
 	if (read_file(cfg, &text, &len) < 0 || write_file_atomic(cfg_out, text, len) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot copy %s", cfg);
-	info = info_text(k);
+	/* Written before linux is in place: the size is the built one's. */
+	info = info_text(k, binary_size(built));
 	if ((r = write_file_atomic(info_path, info, strlen(info))) < 0) {
 		errno = -r;
 		return uerr_sys(e, EXIT_INFRA, "cannot write %s", info_path);

@@ -154,24 +154,40 @@ static const char *settings_split(char *line, char **val)
  */
 static const char *cmdline_own_word(const char *words)
 {
-	static const char *const keys[] = { "mem",	 "umid",	"uml_dir",
-					    "hostfs",	 "root",	"rootfstype",
-					    "rootflags", "init",	"ro",
-					    "rw",	 "time-travel", "time-travel-start",
-					    "seccomp",	 "panic",	"mac80211_hwsim.radios" };
+	/* Names as the kernel compares them: '-' and '_' alike (parameqn). */
+	static const char *const keys[] = { "mem",
+					    "umid",
+					    "uml_dir",
+					    "hostfs",
+					    "root",
+					    "rootfstype",
+					    "rootflags",
+					    "init",
+					    "ro",
+					    "rw",
+					    "time_travel",
+					    "time_travel_start",
+					    "seccomp",
+					    "panic",
+					    "mac80211_hwsim.radios",
+					    "uml_syscall_cost" };
 	static char word[64];
 	const char *p = words;
 
 	while (*p) {
-		size_t n, k;
+		size_t n, k = 0;
 
 		p += strspn(p, " \t");
 		n = strcspn(p, " \t");
-		k = strcspn(p, "=");
-		if (k > n)
-			k = n;
-		snprintf(word, sizeof(word), "%.*s",
-			 (int)(k < sizeof(word) - 1 ? k : sizeof(word) - 1), p);
+		/*
+		 * The key as the kernel and the init read it: quotes dropped
+		 * anywhere in the word ("umlrun.timeout=1" is umlrun.timeout),
+		 * '-' as '_'.
+		 */
+		for (size_t i = 0; i < n && p[i] != '=' && k < sizeof(word) - 1; i++)
+			if (p[i] != '"')
+				word[k++] = p[i] == '-' ? '_' : p[i];
+		word[k] = '\0';
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (!strcmp(word, keys[i]))
 				return word;

@@ -120,6 +120,13 @@ static void test_settings(void)
 			{ "cmdline=loglevel=7 con0=fd:0,fd:1\n", ": con0 is umlrun's own" },
 			{ "cmdline=ssl=null\n", ": ssl is umlrun's own" },
 			{ "cmdline=hostfs=/\n", ": hostfs is umlrun's own" },
+			{ "cmdline=\"umlrun.timeout=99999\"\n",
+			  ": umlrun.timeout is umlrun's own" },
+			{ "cmdline=um\"lrun.timeout=9\"\n", ": umlrun.timeout is umlrun's own" },
+			{ "cmdline=mac80211-hwsim.radios=5\n",
+			  ": mac80211_hwsim.radios is umlrun's own" },
+			{ "cmdline=uml-syscall-cost=1\n", ": uml_syscall_cost is umlrun's own" },
+			{ "cmdline=time-travel=basic\n", ": time_travel is umlrun's own" },
 		};
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -417,7 +424,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(127);
+	plan(132);
 	test_settings();
 	test_mem();
 	test_find();
