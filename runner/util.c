@@ -198,6 +198,11 @@ bool outq_waiting(const struct outq *q)
 	return q->off < q->buf.len;
 }
 
+size_t outq_backlog(const struct outq *q)
+{
+	return q->buf.len - q->off;
+}
+
 void outq_flush(struct outq *q)
 {
 	while (outq_waiting(q) && !q->err) {

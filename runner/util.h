@@ -119,6 +119,9 @@ struct outq {
 	int err;	/* the first write error (EPIPE: the reader went away) */
 };
 #define OUTQ_MAX ((size_t)64 << 20)
+/* Past this much waiting, a producer that can wait (exec's guest) is made to. */
+#define OUTQ_HIGH ((size_t)8 << 20)
+size_t outq_backlog(const struct outq *q);
 /* The queues of stdout and stderr (fd 1 and 2). */
 extern struct outq outq_stdout, outq_stderr;
 void outq_add(struct outq *q, const void *data, size_t len);

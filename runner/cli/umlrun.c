@@ -1265,6 +1265,9 @@ static void finish_stdout(int *exit_code)
 {
 	int sig = outq_drain(&outq_stdout, supervise_signalfd());
 
+	if (!sig)
+		sig = outq_drain(&outq_stderr, supervise_signalfd()); /* -v's copy */
+
 	/* One that came while the reports were written: the run ends as it says. */
 	while (!sig && (sig = supervise_read_signal(supervise_signalfd())) == SIGCHLD)
 		sig = 0;
@@ -1272,10 +1275,10 @@ static void finish_stdout(int *exit_code)
 		*exit_code = EXIT_SIGNAL_BASE + sig;
 		return;
 	}
-	if (outq_stdout.dropped)
-		warn("%zu bytes of output were not shown: stdout's reader did not keep up "
-		     "(ktap.txt and the test folders have them)",
-		     outq_stdout.dropped);
+	if (outq_stdout.dropped || outq_stderr.dropped)
+		warn("%zu bytes of output were not shown: the reader did not keep up (ktap.txt "
+		     "and the test folders have them)",
+		     outq_stdout.dropped + outq_stderr.dropped);
 }
 
 static int run_session(struct session *s)
@@ -1914,6 +1917,14 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 		if (sig) {
 			session_end(&s);
 			return EXIT_SIGNAL_BASE + sig;
+		}
+		/* exec keeps no other copy: output lost is an error, not a pass. */
+		if (outq_stdout.dropped || outq_stderr.dropped) {
+			warn(
+			    "%zu bytes of the guest's output were lost: its reader did not keep up",
+			    outq_stdout.dropped + outq_stderr.dropped);
+			session_end(&s);
+			return EXIT_INFRA;
 		}
 	}
 	keep_exec_trace(&s);

@@ -1002,12 +1002,23 @@ int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall
 	if (guest_start(g, NULL, io, wall_timeout, &gu, e) < 0)
 		return -1;
 	while (!guest_check_exit(gu)) {
-		struct pollfd pf[CH_N + 4];
+		struct pollfd pf[1 + GUEST_MAX_FDS + 2];
 		int n, nout = 0;
 
 		pf[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		n = 1 + guest_pollfds(gu, pf + 1);
-		/* Output waiting for its reader (io's callbacks queue it): woken when it takes
+		/*
+		 * A reader far behind (exec's output queued for it): the guest's
+		 * output waits in its own line, and the guest with it, rather than
+		 * in umlrun's memory or nowhere.
+		 */
+		for (int k = 1; k < n; k++)
+			if ((pf[k].fd == gu->ch[CH_OUT].host &&
+			     outq_backlog(&outq_stdout) > OUTQ_HIGH) ||
+			    (pf[k].fd == gu->ch[CH_ERR].host &&
+			     outq_backlog(&outq_stderr) > OUTQ_HIGH))
+				pf[k].fd = -1;
+		/* Output waiting for its reader (the io callbacks queue it): woken when it takes
 		 * more. */
 		if (outq_waiting(&outq_stdout))
 			pf[n + nout++] = (struct pollfd){ .fd = outq_stdout.fd, .events = POLLOUT };
