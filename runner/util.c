@@ -613,6 +613,47 @@ int rm_contents(const char *dir)
 	return fd < 0 ? -errno : rm_tree_at(fd);
 }
 
+char *path_resolved(const char *path)
+{
+	_cleanup_free_ char *head = xstrdup(*path ? path : ".");
+	char *rest = NULL, *real;
+
+	/* The longest part that exists, resolved; the rest as written. */
+	while (!(real = realpath(head, NULL))) {
+		char *slash = strrchr(head, '/');
+		char *tail;
+
+		if (errno != ENOENT)
+			break;
+		tail = xstrdup(slash ? slash + 1 : head);
+		if (rest) {
+			char *both = xasprintf("%s/%s", tail, rest);
+
+			free(rest);
+			free(tail);
+			rest = both;
+		} else {
+			rest = tail;
+		}
+		if (!slash) {
+			free(head);
+			head = xstrdup(".");
+		} else if (slash == head) {
+			head[1] = '\0';
+		} else {
+			*slash = '\0';
+		}
+	}
+	if (real && rest) {
+		char *both = xasprintf("%s/%s", strcmp(real, "/") ? real : "", rest);
+
+		free(real);
+		real = both;
+	}
+	free(rest);
+	return real;
+}
+
 bool path_within(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);

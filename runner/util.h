@@ -194,6 +194,11 @@ int rm_rf(const char *path);
 int rm_contents(const char *dir);
 /* Frees a NULL-terminated vector of strings and the strings; NULL is fine. */
 void strv_free(char **v);
+/*
+ * path resolved as realpath(3) does, the part of it that does not exist yet
+ * appended as written (a results folder to be made): NULL on another error.
+ */
+char *path_resolved(const char *path);
 /* Whether path is dir or below it (both resolved, no trailing '/'). */
 bool path_within(const char *path, const char *dir);
 bool path_exists(const char *path);

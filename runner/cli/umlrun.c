@@ -358,17 +358,11 @@ static void resolve_random_seed(struct session *s)
 static void check_rw_mount(const struct session *s, const char *spec, const char *host)
 {
 	const char *results = s->o->results_dir ? s->o->results_dir : "results";
-	_cleanup_free_ char *real = realpath(results, NULL);
+	/* It may not exist yet, nor its parents: run_dir_create makes them all. */
+	_cleanup_free_ char *real = path_resolved(results);
 
-	if (!real) {
-		_cleanup_free_ char *copy = xstrdup(results);
-		_cleanup_free_ char *parent = realpath(dirname(copy), NULL);
-
-		if (!parent)
-			return; /* could_create refuses it */
-		real = xasprintf("%s/%s", strcmp(parent, "/") ? parent : "",
-				 strrchr(results, '/') ? strrchr(results, '/') + 1 : results);
-	}
+	if (!real)
+		return; /* could_create refuses it */
 	if (path_within(real, host) || path_within(host, real))
 		die(EXIT_USAGE,
 		    "--mount=%s: %s holds the results folder %s, which the guest could then "

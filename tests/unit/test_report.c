@@ -485,13 +485,38 @@ static void test_dropped_failures(void)
 	       "FAIL 1 of the 3 results past the first 100000 failed (counted, not kept: see "
 	       "console.log)",
 	       "and the reason says where it is");
+	{
+		char tmpl[] = "/tmp/umlrun-report.XXXXXX";
+		struct test t = { .id = "net/t0001-many.sh" };
+		struct run_info ri = { .mode = "inf-cpu", .kernel = "k", .kernel_key = "k" };
+		struct record r = { .test = &t,
+				    .attempt = 1,
+				    .dir = "net/t0001-many",
+				    .verdict = V_FAIL,
+				    .reason = reason,
+				    .ktap = k };
+		struct uerr e = { 0 };
+		_cleanup_free_ char *xml_path = NULL;
+		_cleanup_free_ char *xml = NULL;
+
+		if (mkdtemp(tmpl)) {
+			xml_path = xasprintf("%s/junit.xml", tmpl);
+			report_write_junit(xml_path, &ri, &r, 1, &e);
+			xml = slurp(xml_path);
+			has_str(xml, "name=\"(test file)\"><failure message=\"FAIL 1 of the 3",
+				"junit.xml: the file's own case carries that failure");
+			has_str(xml, "<testsuites name=\"umlrun\" tests=\"100001\" failures=\"1\"",
+				"junit.xml: counts as its elements say");
+			rm_rf(tmpl);
+		}
+	}
 	free(reason);
 	ktap_free(&k);
 }
 
 int main(void)
 {
-	plan(100);
+	plan(102);
 	test_verdicts();
 	test_exit_code();
 	test_reports();
