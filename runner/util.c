@@ -1189,13 +1189,13 @@ bool bidi_control(const unsigned char *p, size_t n)
 }
 
 /*
- * s as a run shows what a guest printed (sched.c's line_byte), a copy: C0
- * controls but tab, DEL, the C1 controls (U+0080..U+009F, "\xc2\x80" to
- * "\xc2\x9f" in UTF-8) and any byte that is not UTF-8 become \xHH, one
- * per byte. What a merge writes from it (ktap.txt, junit.xml, messages)
- * then holds nothing a terminal or an XML reader would act on.
+ * s as a run shows what a guest printed (sched.c's escape_byte), a copy:
+ * C0 controls but tab, DEL, the C1 controls (U+0080..U+009F, "\xc2\x80"
+ * to "\xc2\x9f" in UTF-8), the bidirectional controls (bidi_control) and,
+ * here also, any byte that is not UTF-8 become \xHH, one per byte. What a
+ * merge writes from it (ktap.txt, junit.xml, messages) then holds nothing
+ * a terminal or an XML reader would act on.
  */
-
 char *str_shown(const char *s)
 {
 	struct strbuf sb = { 0 };

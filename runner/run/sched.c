@@ -38,27 +38,33 @@ struct job {
 #define KTAP_LOG_MAX_BYTES ((size_t)256 << 20)
 #define SHOWN_MAX_BYTES	   ((size_t)16 << 20)
 
+/* Bytes of a guest's output that may begin a sequence shown as \\xHH (escape_byte). */
+struct esc_wait {
+	unsigned char p[3];
+	size_t n;
+};
+
 /* What a test's guest streams, and where it goes as it arrives. */
 struct test_io {
 	const struct sched_opts *so;
 	struct ktap *ktap;
 	FILE *ktap_log;
 	int console_fd;
-	int console_err;	 /* the first failed write to console.log */
-	bool live;		 /* print at once (one slot) or keep for the end */
-	struct strbuf block;	 /* the test's lines, when not live */
-	struct strbuf partial;	 /* an unfinished result line */
-	bool line_cut;		 /* partial reached LINE_MAX_BYTES */
-	bool c2;		 /* a 0xc2 byte waits: UTF-8 C1 control or not */
-	bool console_c2;	 /* the same in the -v copy of the console */
-	const char *copy_tag;	 /* -v with several guests: "[ID] " before each line */
-	struct strbuf copy_line; /* then the copy's unfinished line */
-	int log_err;		 /* the first error writing ktap.log, as errno had it */
-	bool console_cut;	 /* console.log reached CONSOLE_MAX_BYTES */
-	size_t console_len;	 /* bytes written to console.log */
-	size_t log_len;		 /* bytes of lines written to ktap.log */
-	size_t shown_len;	 /* bytes of lines shown on stdout and in ktap.txt */
-	struct strbuf out_all;	 /* guest-visible output, for --check-determinism */
+	int console_err;	    /* the first failed write to console.log */
+	bool live;		    /* print at once (one slot) or keep for the end */
+	struct strbuf block;	    /* the test's lines, when not live */
+	struct strbuf partial;	    /* an unfinished result line */
+	bool line_cut;		    /* partial reached LINE_MAX_BYTES */
+	struct esc_wait c2;	    /* the first bytes of a control sequence, maybe (escape_byte) */
+	struct esc_wait console_c2; /* the same in the -v copy of the console */
+	const char *copy_tag;	    /* -v with several guests: "[ID] " before each line */
+	struct strbuf copy_line;    /* then the copy's unfinished line */
+	int log_err;		    /* the first error writing ktap.log, as errno had it */
+	bool console_cut;	    /* console.log reached CONSOLE_MAX_BYTES */
+	size_t console_len;	    /* bytes written to console.log */
+	size_t log_len;		    /* bytes of lines written to ktap.log */
+	size_t shown_len;	    /* bytes of lines shown on stdout and in ktap.txt */
+	struct strbuf out_all;	    /* guest-visible output, for --check-determinism */
 	struct strbuf err_all;
 	uint64_t hash[2]; /* FNV-1a of the whole output and stderr */
 };
@@ -232,36 +238,55 @@ static void keep(struct test_io *io, int which, const char *data, size_t len)
 
 /*
  * One byte of a guest's output on its way to a terminal or a result file,
- * added to sb: control characters are shown as \xHH, so a guest's escape
+ * added to sb: control characters are shown as \\xHH, so a guest's escape
  * sequences cannot redraw the user's terminal or hide a line in ktap.txt.
  * That is C0 but a tab (and, where keep_lines, a newline and a CR) and
- * DEL, and C1 as UTF-8 encodes it (0xc2 0x80-0x9f: many terminals take
- * U+009B for ESC [). A 0xc2 waits in *c2 for the next byte, which may come
- * in the next read; escape_end adds one that ended the output.
+ * DEL, C1 as UTF-8 encodes it (0xc2 0x80-0x9f: many terminals take U+009B
+ * for ESC [), and the bidirectional controls (U+061C, U+200E, U+200F,
+ * U+202A-U+202E, U+2066-U+2069: they reorder the text around them), as
+ * util.c's str_shown shows them. The first bytes of such a sequence wait
+ * in *w for the rest, which may come in the next read; escape_end adds
+ * what waits when the output ends.
  */
-static void escape_byte(struct strbuf *sb, bool *c2, unsigned char c, bool keep_lines)
+static bool starts_shown(const unsigned char *p, size_t n)
 {
-	if (*c2) {
-		*c2 = false;
-		if (c >= 0x80 && c <= 0x9f) {
-			sb_printf(sb, "\\xc2\\x%02x", c);
+	if (n == 1)
+		return p[0] == 0xc2 || p[0] == 0xd8 || p[0] == 0xe2;
+	return n == 2 && p[0] == 0xe2 && (p[1] == 0x80 || p[1] == 0x81);
+}
+
+static void escape_byte(struct strbuf *sb, struct esc_wait *w, unsigned char c, bool keep_lines)
+{
+	if (w->n || starts_shown(&c, 1)) {
+		w->p[w->n++] = c;
+		if ((w->n == 2 && w->p[0] == 0xc2 && c >= 0x80 && c <= 0x9f) ||
+		    bidi_control(w->p, w->n)) {
+			for (size_t i = 0; i < w->n; i++)
+				sb_printf(sb, "\\x%02x", w->p[i]);
+			w->n = 0;
 			return;
 		}
-		sb_add(sb, "\xc2", 1);
+		if (starts_shown(w->p, w->n))
+			return; /* the next byte decides */
+		/* Not one of them: the bytes as they came, the last maybe starting another. */
+		c = w->p[--w->n];
+		sb_add(sb, w->p, w->n);
+		w->n = 0;
+		if (starts_shown(&c, 1)) {
+			w->p[w->n++] = c;
+			return;
+		}
 	}
-	if (c == 0xc2)
-		*c2 = true;
-	else if ((c < 0x20 && c != '\t' && !(keep_lines && (c == '\n' || c == '\r'))) || c == 0x7f)
+	if ((c < 0x20 && c != '\t' && !(keep_lines && (c == '\n' || c == '\r'))) || c == 0x7f)
 		sb_printf(sb, "\\x%02x", c);
 	else
 		sb_add(sb, &c, 1);
 }
 
-static void escape_end(struct strbuf *sb, bool *c2)
+static void escape_end(struct strbuf *sb, struct esc_wait *w)
 {
-	if (*c2)
-		sb_add(sb, "\xc2", 1);
-	*c2 = false;
+	sb_add(sb, w->p, w->n);
+	w->n = 0;
 }
 
 /* One byte of a result line: escaped, the line cut at LINE_MAX_BYTES. */
@@ -277,11 +302,11 @@ static void line_byte(struct test_io *io, unsigned char c)
 	escape_byte(&io->partial, &io->c2, c, false);
 }
 
-/* A 0xc2 that ended the line was just that. */
+/* Bytes that waited at the end of the line were just that (past a cut, dropped). */
 static void line_end(struct test_io *io)
 {
 	if (io->line_cut)
-		io->c2 = false;
+		io->c2.n = 0;
 	escape_end(&io->partial, &io->c2);
 }
 
@@ -716,7 +741,7 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	line_end(&sl->io);
 	if (sl->io.partial.len)
 		result_line(&sl->io, sl->io.partial.buf);
-	if (sl->io.copy_tag && (sl->io.copy_line.len || sl->io.console_c2)) {
+	if (sl->io.copy_tag && (sl->io.copy_line.len || sl->io.console_c2.n)) {
 		struct strbuf sb = { 0 };
 
 		copy_flush(&sl->io, &sb, true);

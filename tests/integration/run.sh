@@ -342,6 +342,9 @@ check "the artifacts are walked at any path length: nothing 200 levels down, pas
 	grep -q '^    not ok 2 this failed\\x1b\[1A\\x1b\[2Kok 2 this passed\\x1b\]0;title\\x07\\xc2\\x9b2J$' "$work/out" &&
 	grep -q "^not ok 1 ihostile/t0001-plant.sh" "$work/out"
 check "a test's escape sequences reach neither the terminal (results, -v console) nor ktap.txt (shown as \\xHH)"
+grep -q '^    # saved to invoice\\xe2\\x80\\xaefdp.exe$' "$work/out" &&
+	grep -q 'invoice\\xe2\\x80\\xaefdp.exe' "$results/latest/ktap.txt"
+check "a bidirectional control (U+202E) in a test's output is shown as \\xHH, not obeyed"
 [ "$(awk 'length($0) > 65600' "$results/latest/ihostile/t0001-plant/ktap.log" | wc -l)" -eq 0 ] &&
 	grep -q "\[umlrun: line cut at 65536 bytes\]" "$results/latest/ihostile/t0001-plant/ktap.log"
 check "a line of output is cut at 64 KiB"
