@@ -393,15 +393,22 @@ static int mount_host(void)
 	return 0;
 }
 
-/* Raw: no \n -> \r\n, no echo, no case mapping; the host sees exactly the bytes. */
+/*
+ * Raw: no \n -> \r\n, no echo, no case mapping; the host sees exactly the
+ * bytes. Also the terminal line discipline, and output not stopped: the
+ * test (root) may have changed either (TIOCSETD, tcflow TCOOFF).
+ */
 static void line_raw(int fd)
 {
 	struct termios t;
+	int ldisc = N_TTY;
 
+	ioctl(fd, TIOCSETD, &ldisc);
 	if (tcgetattr(fd, &t) == 0) {
 		cfmakeraw(&t);
 		tcsetattr(fd, TCSANOW, &t);
 	}
+	tcflow(fd, TCOON);
 }
 
 static int open_line(const char *path)
@@ -620,7 +627,7 @@ static int mount_tracefs(void)
 	return 0;
 }
 
-/* Copies src to dest (created or truncated): 0, or -1 with errno set. */
+/* Copies src to a new dest (what was there is removed first): 0, or -1 with errno set. */
 static int copy_file(const char *src, const char *dest)
 {
 	char buf[65536];

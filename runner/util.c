@@ -327,8 +327,14 @@ static int open_regular(const char *path)
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > READ_FILE_MAX) {
-		int err = !S_ISREG(st.st_mode) ? EINVAL : EFBIG;
+	if (fstat(fd, &st) < 0) {
+		int err = errno;
+
+		close(fd);
+		return -err;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > READ_FILE_MAX) {
+		int err = S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) ? EINVAL : EFBIG;
 
 		close(fd);
 		return -err;
@@ -687,15 +693,19 @@ static void child_default_signals(pid_t ppid)
 	sigset_t none, was;
 
 	/*
-	 * While umlrun reads the signals itself (blocked: a run), a signal to
-	 * its whole process group (^C, kill -- -PGID) is umlrun's to act on:
-	 * the program is in a group of its own, so that copying the last
-	 * test's artifacts is not cut short, and umlrun ends as the signal
-	 * says once it is done. Otherwise (a kernel build) it shares the
-	 * group and the signal.
+	 * While umlrun reads the signals itself (they are blocked, SIGCHLD
+	 * always among them: a run), a signal to its whole process group (^C,
+	 * kill -- -PGID) is umlrun's to act on: the program is in a group of
+	 * its own, so that copying the last test's artifacts is not cut short,
+	 * and umlrun ends as the signal says once it is done. Otherwise (a
+	 * kernel build) it shares the group and the signal.
 	 */
-	if (sigprocmask(SIG_BLOCK, NULL, &was) == 0 && sigismember(&was, SIGTERM) == 1)
+	if (sigprocmask(SIG_BLOCK, NULL, &was) == 0 && sigismember(&was, SIGCHLD) == 1) {
 		setpgid(0, 0);
+		/* Out of the terminal's foreground group: writing to it must not stop it (tostop).
+		 */
+		signal(SIGTTOU, SIG_IGN);
+	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -1119,6 +1129,28 @@ static unsigned long long pid_ns(void)
 	struct stat st;
 
 	return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
+}
+
+char *owner_text(void)
+{
+	return xasprintf("%ld %llu\n", (long)getpid(), pid_ns());
+}
+
+bool owner_gone(const char *text)
+{
+	char *end;
+	long pid;
+	unsigned long long ns;
+
+	errno = 0;
+	pid = strtol(text, &end, 10);
+	if (errno || pid <= 0)
+		return false;
+	ns = strtoull(end, NULL, 10);
+	/* Another PID namespace's PID says nothing of this one's processes. */
+	if (ns && ns != pid_ns())
+		return false;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
 char *tmp_name(const char *path)

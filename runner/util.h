@@ -263,6 +263,14 @@ char *cache_root(void);
  */
 char *tmp_name(const char *path);
 /*
+ * An owner file's text (a stage's, --plain's suites): this process's PID and
+ * PID namespace; owner_gone says whether the process that wrote text is
+ * gone for sure (not when it was of another namespace, which could share
+ * TMPDIR).
+ */
+char *owner_text(void);
+bool owner_gone(const char *text);
+/*
  * Whether NAME is such an entry whose process is gone: TMP_STALE when its
  * PID is of this namespace (gone for sure), TMP_STALE_IF_OLD when it may
  * be another's (or named by an older umlrun, without .ns), else 0.

@@ -7,7 +7,7 @@
  * those the current inputs do not select, sparing anything used in the
  * last PRUNE_MIN_AGE seconds (umlrun touches an entry whenever it uses it:
  * another umlrun may be about to stage it) and builds in progress (it
- * takes the cache lock; a root folder being assembled is KEY.tmp-PID of a
+ * takes the cache lock; a root folder being assembled is KEY.tmp-PID.nsINODE of a
  * live PID). builds/ and src/ stay: they make the next build incremental.
  */
 #ifndef UMLRUN_PRUNE_H

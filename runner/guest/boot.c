@@ -300,22 +300,13 @@ static bool guest_user_can_run(const struct stage *s, const char *path)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-/*
- * Removes the stages of umlrun processes that no longer exist (killed with
- * SIGKILL, which no cleanup survives). Their guests died with them: PID
- * namespaces (as root) and PR_SET_PDEATHSIG see to that.
- */
-/* Whether the umlrun that made stage (BASE/umlrun.XXXXXX) still runs. */
-static bool stage_owner_alive(const char *stage)
+/* Whether the umlrun that made stage (BASE/umlrun.XXXXXX) is gone for sure. */
+static bool stage_owner_gone(const char *stage)
 {
 	_cleanup_free_ char *owner = xasprintf("%s/owner", stage);
 	_cleanup_free_ char *text = NULL;
-	long pid;
 
-	if (read_file(owner, &text, NULL) < 0)
-		return false;
-	pid = strtol(text, NULL, 10);
-	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+	return read_file(owner, &text, NULL) == 0 && owner_gone(text);
 }
 
 /*
@@ -350,7 +341,7 @@ static void kill_orphan_guests(const char *base)
 		if (stat(proc, &st) < 0 || st.st_uid != geteuid())
 			continue;
 		n = readlink(exe, target, sizeof(target) - 1);
-		if (n <= 0)
+		if (n < (ssize_t)(rl + 20))
 			continue;
 		target[n] = '\0';
 		/* BASE/umlrun.XXXXXX/linux, or that with " (deleted)" */
@@ -359,12 +350,18 @@ static void kill_orphan_guests(const char *base)
 		    (target[rl + 20] && strcmp(target + rl + 20, " (deleted)")))
 			continue;
 		stage = xstrndup(target, rl + 14);
-		if (!stage_owner_alive(stage))
+		if (stage_owner_gone(stage))
 			kill((pid_t)strtol(de->d_name, NULL, 10), SIGKILL);
 	}
 	closedir(d);
 }
 
+/*
+ * Removes the stages of umlrun processes that no longer exist (killed with
+ * SIGKILL, which no cleanup survives), and kills their guests where nothing
+ * did (kill_orphan_guests). As root PID namespaces see to those, and
+ * PR_SET_PDEATHSIG to linux itself.
+ */
 void stage_sweep(void)
 {
 	const char *tmpdir = getenv("TMPDIR");
@@ -380,7 +377,6 @@ void stage_sweep(void)
 		_cleanup_free_ char *owner = NULL;
 		_cleanup_free_ char *text = NULL;
 		struct stat st;
-		long pid;
 
 		if (strncmp(de->d_name, "umlrun.", 7) || strlen(de->d_name) != 13)
 			continue;
@@ -394,10 +390,8 @@ void stage_sweep(void)
 		owner = xasprintf("%s/owner", dir);
 		if (read_file(owner, &text, NULL) < 0)
 			continue;
-		pid = strtol(text, NULL, 10);
 		/* What could not go keeps its owner file, so a later sweep tries again. */
-		if (pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH && rm_rf(dir) < 0 &&
-		    path_exists(dir))
+		if (owner_gone(text) && rm_rf(dir) < 0 && path_exists(dir))
 			write_file_atomic(owner, text, strlen(text));
 	}
 	closedir(d);
@@ -475,7 +469,7 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 	{
 		/* Whose it is, so a later umlrun can sweep it if this one is SIGKILLed. */
 		_cleanup_free_ char *owner = xasprintf("%s/owner", s->dir);
-		_cleanup_free_ char *pid = xasprintf("%ld\n", (long)getpid());
+		_cleanup_free_ char *pid = owner_text();
 
 		if (write_file_atomic(owner, pid, strlen(pid)) < 0)
 			goto fail;

@@ -629,6 +629,9 @@ int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *
 	}
 	gu->t0 = monotonic_now();
 	parent = getpid();
+	/* The terminal's settings, before the guest can change them (guest_finish). */
+	if (guest_on_terminal(g))
+		gu->saved_tty = tcgetattr(STDIN_FILENO, &gu->tty) == 0;
 	gu->pid = fork_guest(&g->stage->confine, g->gdb != NULL);
 	if (gu->pid < 0) {
 		uerr_sys(e, EXIT_INFRA, "fork");
@@ -643,10 +646,8 @@ int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *
 	 * and sets it raw: its settings come back however the guest ends (a
 	 * panic left the terminal without echo).
 	 */
-	if (guest_on_terminal(g)) {
-		gu->saved_tty = tcgetattr(STDIN_FILENO, &gu->tty) == 0;
+	if (guest_on_terminal(g))
 		terminal_to(gu->pid);
-	}
 	for (int i = 0; i < CH_N; i++)
 		closep(&gu->ch[i].guest), gu->ch[i].guest = -1;
 	strv_free(argv);

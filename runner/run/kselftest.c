@@ -805,7 +805,7 @@ int kselftest_suites_make(char **dir, struct uerr *e)
 	const char *tmpdir = getenv("TMPDIR");
 	char *tmpl = xasprintf("%s/umlrun.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	_cleanup_free_ char *owner = NULL;
-	_cleanup_free_ char *pid = xasprintf("%ld\n", (long)getpid());
+	_cleanup_free_ char *pid = owner_text();
 
 	*dir = NULL;
 	if (!mkdtemp(tmpl)) {

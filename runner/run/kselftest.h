@@ -30,7 +30,7 @@
  * Cache: $XDG_CACHE_HOME/umlrun/kselftest/KEY/ holds inputs.txt, build.log
  * and programs/. KEY hashes the source identity (the kernel's inputs.txt
  * source lines), the target, the compiler's version and the build recipe.
- * It is built in KEY.tmp-PID and renamed into place when complete; a
+ * It is built in KEY.tmp-PID.nsINODE and renamed into place when complete; a
  * failed build leaves only its log (KEY.failed.log).
  */
 #ifndef UMLRUN_KSELFTEST_H

@@ -189,7 +189,7 @@ int plain_make(char *const *given, size_t n, char **suites, struct plain_dir **d
 	{
 		/* Swept like a stage if this umlrun is SIGKILLed (boot.c, stage_sweep). */
 		_cleanup_free_ char *owner = xasprintf("%s/owner", *suites);
-		_cleanup_free_ char *pid = xasprintf("%ld\n", (long)getpid());
+		_cleanup_free_ char *pid = owner_text();
 
 		if (write_file_atomic(owner, pid, strlen(pid)) < 0 || chmod(*suites, 0755) < 0) {
 			uerr_sys(e, EXIT_INFRA, "cannot write in %s", *suites);
