@@ -400,9 +400,10 @@ static int mount_host(void)
  */
 static void line_raw(int fd)
 {
-	struct termios t;
+	struct termios t, unlocked = { 0 };
 	int ldisc = N_TTY;
 
+	ioctl(fd, TIOCSLCKTRMIOS, &unlocked); /* no settings locked (TIOCSLCKTRMIOS) */
 	ioctl(fd, TIOCSETD, &ldisc);
 	if (tcgetattr(fd, &t) == 0) {
 		cfmakeraw(&t);
@@ -601,8 +602,21 @@ static int run_job(void)
 	c1 = job_cost_now();
 	snprintf(cost, sizeof(cost), " forks=%lld pgfault=%lld", c1.forks - c0.forks,
 		 c1.pgfault - c0.pgfault);
-	/* The test may have changed the line's settings (stty olcuc): undone. */
-	line_raw(ctl_fd);
+	/*
+	 * The test may have changed the line's settings (stty olcuc, locked
+	 * ones) or hung it up (a session of its own on it, killed above: the
+	 * old descriptor then only fails): a fresh one, raw again.
+	 */
+	{
+		int fd = open_line("/dev/ttyS1");
+
+		if (fd >= 0) {
+			close(ctl_fd);
+			ctl_fd = fd;
+		} else {
+			line_raw(ctl_fd);
+		}
+	}
 	if (timed_out)
 		ctl("end timeout=%ld sim=%.9f%s", param.timeout, monotonic() - job_t0, cost);
 	else if (WIFSIGNALED(status))

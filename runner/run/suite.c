@@ -273,6 +273,13 @@ static int settings_line(char *line, const char *at, int lineno, int first[NKEYS
 					"%s: %s: no kernel parameters after cmdline=; give some, "
 					"or drop the line",
 					at, shown);
+		/* Kernel parameters are ASCII; the kernel reads 0xA0 as a blank. */
+		for (const unsigned char *q = (const unsigned char *)eq; *q; q++)
+			if (*q >= 0x80)
+				return uerr_set(e, EXIT_USAGE,
+						"%s: %s: a byte that is not ASCII (0x%02x); kernel "
+						"parameters are ASCII",
+						at, shown, *q);
 		if ((own = cmdline_own_word(eq)))
 			return uerr_set(e, EXIT_USAGE,
 					"%s: %s: %s is umlrun's own parameter (its limits, memory, "

@@ -127,6 +127,8 @@ static void test_settings(void)
 			  ": mac80211_hwsim.radios is umlrun's own" },
 			{ "cmdline=uml-syscall-cost=1\n", ": uml_syscall_cost is umlrun's own" },
 			{ "cmdline=time-travel=basic\n", ": time_travel is umlrun's own" },
+			{ "cmdline=time_travel\n", ": time_travel is umlrun's own" },
+			{ "cmdline=foo\xa0init=/bin/sh\n", ": a byte that is not ASCII (0xa0)" },
 		};
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -424,7 +426,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(132);
+	plan(134);
 	test_settings();
 	test_mem();
 	test_find();
