@@ -59,7 +59,16 @@ is_elf() {
 }
 
 cd "$dir" || die "cannot enter $dir"
-# Its links first, before anything is written.
+# Before anything is written: names a line can hold, files that are files,
+# folders or links (a fifo would block cp, a device would fill the disk),
+# and links that stay inside.
+nl='
+'
+if [ -n "$(find . -name "*$nl*" -print | head -c 1)" ]; then
+	refuse "$dir holds a name with a newline; rename it"
+fi
+special=$(find . ! -type f ! -type d ! -type l -print | head -n 1)
+[ -z "$special" ] || refuse "$dir/${special#./} is not a file, folder or link (a fifo, a device or a socket)"
 find . -type l -print | while IFS= read -r f; do
 	case $(readlink "$f") in
 	/* | .. | ../* | */.. | */../*)
@@ -73,19 +82,20 @@ find . ! -name . -print | while IFS= read -r f; do
 	if [ -d "$f" ] && [ ! -L "$f" ]; then
 		# Through the root's own links (bin -> usr/bin): a folder there
 		# is the folder the guest sees.
-		[ ! -e "$root/$f" ] || [ -d "$root/$f" ] ||
+		if [ -L "$root/$f" ] && [ ! -d "$root/$f" ] || [ -e "$root/$f" ] && [ ! -d "$root/$f" ]; then
 			refuse "$dir/$f is a folder, and /$f in the guest's root is not"
-		mkdir -p "$root/$f" || die "cannot create /$f in the guest's root"
+		fi
+		mkdir -p -- "$root/$f" || die "cannot create /$f in the guest's root"
 		inside "$root/$f/x" || refuse "/$f leads out of the guest's root (through a link); not laid"
 		chmod go-w "$root/$f"
 		continue
 	fi
-	rm -f "$root/$f" || die "cannot replace /$f in the guest's root"
-	cp -P "$f" "$root/$f" || die "cannot copy $dir/$f"
+	rm -f -- "$root/$f" || die "cannot replace /$f in the guest's root"
+	cp -P -- "$f" "$root/$f" || die "cannot copy $dir/$f"
 	# As in the cached root: not writable by the user the guest runs as.
 	[ -L "$f" ] || chmod go-w "$root/$f"
-	[ -L "$f" ] || ! [ -x "$f" ] || ! is_elf "$f" && continue
-	for lib in $(libs "$f"); do
+	[ -L "$f" ] || ! [ -x "$f" ] || ! is_elf "./$f" && continue
+	for lib in $(libs "./$f"); do
 		[ -e "$root$lib" ] && continue
 		inside "$root$lib" || refuse "$lib, which /$f needs, leads out of the guest's root (through a link)"
 		mkdir -p "$root$(dirname "$lib")"

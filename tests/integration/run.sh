@@ -688,6 +688,11 @@ run "$umlrun" exec --overlay="$work/ovx/d" -- true
 [ $rc -eq 2 ] && grep -q "ovx/d/linuxrc is a folder, and /linuxrc in the guest's root is not" "$work/err" &&
 	[ ! -e /usr/bin/busybox/f ] && nothing_left
 check "an overlay folder over the root's link to a host file is refused (exit 2)"
+mkdir -p "$work/ovx/f/usr/bin"
+mkfifo "$work/ovx/f/usr/bin/pipe"
+run timeout 30 "$umlrun" exec --overlay="$work/ovx/f" -- true
+[ $rc -eq 2 ] && grep -q "ovx/f/usr/bin/pipe is not a file, folder or link" "$work/err" && nothing_left
+check "an overlay holding a fifo is refused (exit 2): cp waited on it for ever"
 
 # ---- the guest's random numbers ----
 rand() {
