@@ -569,24 +569,54 @@ static int mount_form_check(const char *spec, struct uerr *e)
 	return 0;
 }
 
+/*
+ * Whether path (resolved) is dir or below it, by name or by the folders
+ * themselves: a bind mount of dir elsewhere is dir all the same.
+ */
+static bool below_or_same(const char *path, const char *dir)
+{
+	_cleanup_free_ char *p = xstrdup(path);
+	struct stat d, st;
+
+	if (path_within(path, dir))
+		return true;
+	if (stat(dir, &d) < 0)
+		return false;
+	for (;;) {
+		char *slash;
+
+		if (stat(p, &st) == 0 && st.st_dev == d.st_dev && st.st_ino == d.st_ino)
+			return true;
+		slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			return false;
+		*slash = '\0';
+	}
+}
+
 int host_folder_check(const char *opt, const char *host, struct uerr *e)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	_cleanup_free_ char *tmpbase = NULL;
+	_cleanup_free_ char *cache_given = NULL;
 	_cleanup_free_ char *cache = NULL;
 
 	if (!strcmp(host, "/"))
 		return uerr_set(e, EXIT_USAGE,
 				"%s: not the host's whole file system; name a folder", opt);
 	tmpbase = realpath(tmpdir && *tmpdir ? tmpdir : "/tmp", NULL);
-	cache = cache_root();
+	/* Resolved: XDG_CACHE_HOME may go through a link, or end in '/'. */
+	cache_given = cache_root();
+	cache = path_resolved(cache_given);
+	if (!cache)
+		cache = xstrdup(cache_given);
 	/* The cache and all below it, and any folder above the stages or the cache. */
-	if (path_within(host, cache))
+	if (below_or_same(host, cache))
 		return uerr_set(e, EXIT_USAGE,
 				"%s: %s is in umlrun's cache (%s), which a guest must not reach; "
 				"give a folder outside it",
 				opt, host, cache);
-	if ((tmpbase && path_within(tmpbase, host)) || path_within(cache, host))
+	if ((tmpbase && below_or_same(tmpbase, host)) || below_or_same(cache, host))
 		return uerr_set(e, EXIT_USAGE,
 				"%s: %s holds umlrun's own folders (its stages in %s, its cache "
 				"%s), which a guest must not reach; give a folder below it that "

@@ -424,6 +424,10 @@ for bad in "$work/nosuch" / "$TMPDIR" "$work/mproj:/suite" "$work/mproj:/proc/x"
 		{ echo "# --mount=$bad: exit $rc"; false; } || break
 done
 check "a --mount of a missing folder, of /, of umlrun's own folders or over the guest's paths exits 2 with one line"
+ln -sfn "$XDG_CACHE_HOME" "$work/cachelink"
+run env XDG_CACHE_HOME="$work/cachelink" "$umlrun" exec --mount="$XDG_CACHE_HOME/umlrun:/c" -- true
+[ $rc -eq 2 ] && grep -q "is in umlrun's cache" "$work/err"
+check "the cache is known through a link in XDG_CACHE_HOME: a --mount of it is refused"
 
 # ---- --mem, --run and --mount: refused with one line before any guest boots ----
 # usage_line PATTERN: exit 2, one line on stderr matching PATTERN, and no
