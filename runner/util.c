@@ -191,7 +191,31 @@ void sb_adds(struct strbuf *sb, const char *s)
 	sb_add(sb, s, strlen(s));
 }
 
-struct outq outq_stdout = { .fd = STDOUT_FILENO }, outq_stderr = { .fd = STDERR_FILENO };
+struct outq outq_stdout = { .fd = STDOUT_FILENO, .wfd = -1 },
+	    outq_stderr = { .fd = STDERR_FILENO, .wfd = -1 };
+
+/*
+ * A pipe or a terminal, opened anew through /proc without blocking: a
+ * terminal may take less than poll(2) promised (^S), and O_NONBLOCK on the
+ * shared fd would change it for the shell too. A file never blocks, and its
+ * offset is the fd's own: that stays as it is.
+ */
+static int outq_wfd(struct outq *q)
+{
+	struct stat st;
+
+	if (q->wfd >= 0)
+		return q->wfd;
+	q->wfd = q->fd;
+	if (fstat(q->fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		_cleanup_free_ char *self = xasprintf("/proc/self/fd/%d", q->fd);
+		int fd = open(self, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+		if (fd >= 0)
+			q->wfd = fd;
+	}
+	return q->wfd;
+}
 
 bool outq_waiting(const struct outq *q)
 {
@@ -217,7 +241,7 @@ void outq_flush(struct outq *q)
 		}
 		if (!(pf.revents & (POLLOUT | POLLERR | POLLHUP | POLLNVAL)))
 			break; /* the reader has not made room */
-		w = write(q->fd, q->buf.buf + q->off, n < 4096 ? n : 4096);
+		w = write(outq_wfd(q), q->buf.buf + q->off, n < 4096 ? n : 4096);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno == EAGAIN)

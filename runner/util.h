@@ -113,6 +113,7 @@ void sb_add(struct strbuf *sb, const void *data, size_t len);
  */
 struct outq {
 	int fd;
+	int wfd; /* what is written to: fd, or (not a file) its own non-blocking open */
 	struct strbuf buf;
 	size_t off;	/* bytes of buf already written */
 	size_t dropped; /* bytes dropped past OUTQ_MAX */

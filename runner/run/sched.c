@@ -102,10 +102,15 @@ static void enqueue(struct sched *s, struct job j)
 
 /* ---- output ---- */
 
+/*
+ * The progress lines go to the terminal on stderr through its queue (util.h),
+ * never drawn while the terminal has not taken the last ones (^S): a
+ * terminal that stops reading must not stop the run.
+ */
 static void erase_progress(struct sched *s)
 {
 	if (s->drawn) {
-		fprintf(s->so->progress, "\033[%dA\033[J", s->drawn);
+		outq_printf(&outq_stderr, "\033[%dA\033[J", s->drawn);
 		s->drawn = 0;
 	}
 }
@@ -119,7 +124,7 @@ static void draw_progress(struct sched *s)
 	char bar[31];
 	size_t fill = s->total ? s->done * 30 / s->total : 0;
 
-	if (!so->progress)
+	if (!so->progress || outq_backlog(&outq_stderr))
 		return;
 	erase_progress(s);
 	for (int i = 0; i < so->jobs; i++) {
@@ -127,18 +132,19 @@ static void draw_progress(struct sched *s)
 
 		if (!sl->g)
 			continue;
-		fprintf(so->progress, "  [g%d] %-50.50s %6.1fs\n", sl->index, sl->job.t->id,
-			t - sl->started);
+		outq_printf(&outq_stderr, "  [g%d] %-50.50s %6.1fs\n", sl->index, sl->job.t->id,
+			    t - sl->started);
 		s->drawn++;
 	}
 	memset(bar, '#', fill);
 	memset(bar + fill, '.', 30 - fill);
 	bar[30] = '\0';
 	if (s->done)
-		fprintf(so->progress, "[%s] %zu passed, %zu failed, %zu remaining, ETA %.0fs\n",
-			bar, s->passed, s->failed, left, eta);
+		outq_printf(&outq_stderr, "[%s] %zu passed, %zu failed, %zu remaining, ETA %.0fs\n",
+			    bar, s->passed, s->failed, left, eta);
 	else
-		fprintf(so->progress, "[%s] %zu remaining, %.0fs so far\n", bar, left, t - s->t0);
+		outq_printf(&outq_stderr, "[%s] %zu remaining, %.0fs so far\n", bar, left,
+			    t - s->t0);
 	s->drawn++;
 }
 
