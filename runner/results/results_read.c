@@ -558,8 +558,11 @@ static int load_text(const char *path, bool nofollow, char **text, size_t *len, 
 				path);
 	if (fd < 0 || fstat(fd, &st) < 0)
 		return uerr_sys(e, EXIT_USAGE, "cannot read %s", path);
-	if (nofollow && !S_ISREG(st.st_mode))
+	/* Given by the user (--durations FILE) it may be a link, never a fifo or a device. */
+	if (!S_ISREG(st.st_mode))
 		return uerr_set(e, EXIT_USAGE, "%s is not a regular file", path);
+	if (st.st_size > READ_FILE_MAX)
+		return uerr_set(e, EXIT_USAGE, "%s is larger than umlrun reads (1 GiB)", path);
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -444,7 +444,8 @@ static int load_arg(const char *dir, const char *arg, struct test_list *out, str
 	l = strlen(a);
 	while (l && a[l - 1] == '/')
 		a[--l] = '\0';
-	if (!*a || strstr(a, "..") || a[0] == '/' || !strcmp(a, "lib"))
+	if (!*a || strstr(a, "..") || a[0] == '/' || !strcmp(a, "lib") || !strcmp(a, ".") ||
+	    !strncmp(a, "./", 2))
 		return uerr_set(e, EXIT_USAGE, "unknown suite or test '%s'; see 'umlrun list'",
 				arg);
 	slash = strchr(a, '/');
