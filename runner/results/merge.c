@@ -535,7 +535,8 @@ static int build(const struct shards *s, const char *tmp, const char *out_dir, s
 	for (size_t i = 0; i < s->nruns; i++)
 		if (copy_test_dirs(&s->runs[i], out_fd, e) < 0)
 			goto out;
-	if (write_reports(s, tmp, r, n, e) < 0)
+	/* The last moment a signal can still leave nothing behind. */
+	if (write_reports(s, tmp, r, n, e) < 0 || interrupted(e) < 0)
 		goto out;
 	if (rename(tmp, out_dir) < 0) {
 		uerr_sys(e, errno == ENOTEMPTY || errno == EEXIST ? EXIT_USAGE : EXIT_INFRA,
