@@ -1666,25 +1666,31 @@ static void print_compare(const struct test_list *tests, const struct run *off,
 	/* A run that never started (the first was interrupted) has no folder. */
 	const char *tt_dir = tt->dir ? tt->dir : "(not run)";
 	const int sig = off->res.host_signal ? off->res.host_signal : tt->res.host_signal;
+	/* Through stdout's queue (util.h): a reader that stops reading stops nothing. */
+	struct strbuf out = { 0 };
 
 	if (json)
-		printf("{\n  \"mode\": \"%s\",\n  \"off_run\": \"%s\",\n  \"mode_run\": %s%s%s,\n"
-		       "%s%s%s  \"tests\": [",
-		       tt_mode_name(tt->mode), off->dir, tt->dir ? "\"" : "",
-		       tt->dir ? tt->dir : "null", tt->dir ? "\"" : "",
-		       sig ? "  \"interrupted\": \"" : "", sig ? sigabbrev_np(sig) : "",
-		       sig ? "\",\n" : "");
+		sb_printf(
+		    &out,
+		    "{\n  \"mode\": \"%s\",\n  \"off_run\": \"%s\",\n  \"mode_run\": %s%s%s,\n"
+		    "%s%s%s  \"tests\": [",
+		    tt_mode_name(tt->mode), off->dir, tt->dir ? "\"" : "",
+		    tt->dir ? tt->dir : "null", tt->dir ? "\"" : "",
+		    sig ? "  \"interrupted\": \"" : "", sig ? sigabbrev_np(sig) : "",
+		    sig ? "\",\n" : "");
 	else
-		printf("# umlrun compare: %zu test files, each run twice on the same kernel and\n"
-		       "# root folder, %d guests at a time: time travel off (real time), then %s\n"
-		       "# runs: %s and %s\n"
-		       "# simulated_s: guest time the test took (measured in the %s guest);\n"
-		       "# wall_*: host seconds per test file, boot to power-off; speedup = "
-		       "wall_off/wall_tt\n"
-		       "%-44s %8s %12s %10s %10s %9s\n",
-		       tests->n, jobs, tt_mode_name(tt->mode), off->dir, tt_dir,
-		       tt_mode_name(tt->mode), "test", "result", "simulated_s", "wall_off",
-		       "wall_tt", "speedup");
+		sb_printf(
+		    &out,
+		    "# umlrun compare: %zu test files, each run twice on the same kernel and\n"
+		    "# root folder, %d guests at a time: time travel off (real time), then %s\n"
+		    "# runs: %s and %s\n"
+		    "# simulated_s: guest time the test took (measured in the %s guest);\n"
+		    "# wall_*: host seconds per test file, boot to power-off; speedup = "
+		    "wall_off/wall_tt\n"
+		    "%-44s %8s %12s %10s %10s %9s\n",
+		    tests->n, jobs, tt_mode_name(tt->mode), off->dir, tt_dir,
+		    tt_mode_name(tt->mode), "test", "result", "simulated_s", "wall_off", "wall_tt",
+		    "speedup");
 	for (size_t i = 0; i < tests->n; i++) {
 		const struct record *a = find_record(off, tests->v[i].id);
 		const struct record *b = find_record(tt, tests->v[i].id);
@@ -1700,7 +1706,8 @@ static void print_compare(const struct test_list *tests, const struct run *off,
 		wtt += b->outcome.wall_seconds;
 		speedup = speedup_text(a->outcome.wall_seconds, b->outcome.wall_seconds, json);
 		if (json)
-			printf(
+			sb_printf(
+			    &out,
 			    "%s\n    {\"id\": \"%s\", \"result_off\": \"%s\", \"result\": \"%s\", "
 			    "\"sim_seconds\": %.3f, \"wall_off\": %.3f, \"wall\": %.3f, "
 			    "\"speedup\": %s, \"speedup_is_lower_bound\": %s}",
@@ -1709,33 +1716,39 @@ static void print_compare(const struct test_list *tests, const struct run *off,
 			    a->outcome.wall_seconds, b->outcome.wall_seconds, speedup,
 			    bound ? "true" : "false");
 		else
-			printf("%-44s %8s %12.3f %10.3f %10.3f %2s%7s\n", b->test->id,
-			       verdict_name(b->verdict), b->outcome.sim_seconds,
-			       a->outcome.wall_seconds, b->outcome.wall_seconds, bound ? ">=" : "",
-			       speedup);
+			sb_printf(&out, "%-44s %8s %12.3f %10.3f %10.3f %2s%7s\n", b->test->id,
+				  verdict_name(b->verdict), b->outcome.sim_seconds,
+				  a->outcome.wall_seconds, b->outcome.wall_seconds,
+				  bound ? ">=" : "", speedup);
 		shown++;
 	}
 	{
 		_cleanup_free_ char *total = speedup_text(woff, wtt, json);
 
 		if (json)
-			printf("\n  ],\n  \"total\": {\"sim_seconds\": %.3f, \"wall_off\": %.3f, "
-			       "\"wall\": %.3f, \"speedup\": %s, \"speedup_is_lower_bound\": %s, "
-			       "\"run_wall_off\": %.3f, \"run_wall\": %.3f}\n}\n",
-			       sim, woff, wtt, total, any_bound ? "true" : "false",
-			       off->wall_seconds, tt->wall_seconds);
+			sb_printf(
+			    &out,
+			    "\n  ],\n  \"total\": {\"sim_seconds\": %.3f, \"wall_off\": %.3f, "
+			    "\"wall\": %.3f, \"speedup\": %s, \"speedup_is_lower_bound\": %s, "
+			    "\"run_wall_off\": %.3f, \"run_wall\": %.3f}\n}\n",
+			    sim, woff, wtt, total, any_bound ? "true" : "false", off->wall_seconds,
+			    tt->wall_seconds);
 		else
-			printf("%-44s %8s %12.3f %10.3f %10.3f %2s%7s\n"
-			       "# whole runs: %.1f s wall off, %.1f s wall with %s\n%s",
-			       "total", "", sim, woff, wtt, any_bound ? ">=" : "", total,
-			       off->wall_seconds, tt->wall_seconds, tt_mode_name(tt->mode),
-			       any_bound ? "# >=: time travel off hit its limit, so it would have "
-					   "taken longer\n"
-					 : "");
+			sb_printf(&out,
+				  "%-44s %8s %12.3f %10.3f %10.3f %2s%7s\n"
+				  "# whole runs: %.1f s wall off, %.1f s wall with %s\n%s",
+				  "total", "", sim, woff, wtt, any_bound ? ">=" : "", total,
+				  off->wall_seconds, tt->wall_seconds, tt_mode_name(tt->mode),
+				  any_bound
+				      ? "# >=: time travel off hit its limit, so it would have "
+					"taken longer\n"
+				      : "");
 	}
 	if (!json && sig)
-		printf("# interrupted by %s: %zu of %zu test files compared\n", sigabbrev_np(sig),
-		       shown, tests->n);
+		sb_printf(&out, "# interrupted by %s: %zu of %zu test files compared\n",
+			  sigabbrev_np(sig), shown, tests->n);
+	outq_add(&outq_stdout, out.buf ? out.buf : "", out.len);
+	sb_release(&out);
 }
 
 static int cmd_compare(const struct opts *o)
@@ -1760,6 +1773,7 @@ static int cmd_compare(const struct opts *o)
 	print_compare(&tests, &off, &tt, o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
 		      o->json);
 	code = off.res.host_signal ? off.exit_code : tt.exit_code;
+	finish_stdout(&code);
 	sched_result_free(&off.res);
 	sched_result_free(&tt.res);
 	free(off.dir);
