@@ -1145,7 +1145,6 @@ unsigned long long size_bytes(const char *size)
  * finished entry, but removed so that it does not pile up (an extracted
  * kernel source is 1.3 GB).
  */
-#define STALE_TMP_AGE 3600
 
 /* This process's PID namespace, as the inode of /proc/self/ns/pid (0: unknown). */
 static unsigned long long pid_ns(void)

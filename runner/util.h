@@ -276,6 +276,8 @@ bool owner_gone(const char *text);
  * PID is of this namespace (gone for sure), TMP_STALE_IF_OLD when it may
  * be another's (or named by an older umlrun, without .ns), else 0.
  */
+/* Seconds before a stale entry that may be another PID namespace's goes. */
+#define STALE_TMP_AGE	 3600
 #define TMP_STALE	 1
 #define TMP_STALE_IF_OLD 2
 int tmp_staleness(const char *name);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "html.h"
 #include "report.h"
@@ -550,7 +551,10 @@ out:
 	return ret;
 }
 
-/* OUT.merging-PID folders of merges into out whose process is gone (SIGKILL). */
+/*
+ * OUT.merging-PID.nsINODE folders of merges into out whose process is gone
+ * (SIGKILL): at once when it was of this PID namespace, else after an hour.
+ */
 static void sweep_merging(const char *out)
 {
 	_cleanup_free_ char *for_dir = xstrdup(out);
@@ -561,17 +565,20 @@ static void sweep_merging(const char *out)
 	struct dirent *de;
 
 	while (d && (de = readdir(d))) {
-		char *end;
-		long pid;
+		_cleanup_free_ char *as_tmp = NULL;
+		_cleanup_free_ char *p = NULL;
+		struct stat st;
+		int stale;
 
 		if (strncmp(de->d_name, prefix, strlen(prefix)))
 			continue;
-		pid = strtol(de->d_name + strlen(prefix), &end, 10);
-		if (pid > 0 && !*end && kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
-			_cleanup_free_ char *p = xasprintf("%s/%s", parent, de->d_name);
-
+		/* PID[.nsINODE]: judged as a cache entry's name is (util.h, tmp_staleness). */
+		as_tmp = xasprintf("x.tmp-%s", de->d_name + strlen(prefix));
+		stale = tmp_staleness(as_tmp);
+		p = xasprintf("%s/%s", parent, de->d_name);
+		if (stale == TMP_STALE ||
+		    (stale && lstat(p, &st) == 0 && st.st_mtime < time(NULL) - STALE_TMP_AGE))
 			rm_rf(p);
-		}
 	}
 	if (d)
 		closedir(d);
@@ -598,7 +605,12 @@ int merge_runs(char *const *dirs, size_t ndirs, const char *out_dir, struct uerr
 	if (load_all(dirs, ndirs, &s, e) < 0 || check_shards(&s, e) < 0)
 		goto out;
 	sweep_merging(out);
-	tmp = xasprintf("%s.merging-%ld", out, (long)getpid());
+	{
+		/* OUT.merging-PID.nsINODE: tmp_name's suffix, for sweep_merging. */
+		_cleanup_free_ char *t = tmp_name(out);
+
+		tmp = xasprintf("%s.merging-%s", out, strstr(t, ".tmp-") + 5);
+	}
 	rm_rf(tmp);
 	ret = build(&s, tmp, out, e);
 	if (ret < 0)
