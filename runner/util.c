@@ -291,12 +291,25 @@ void outq_printf(struct outq *q, const char *fmt, ...)
 
 int outq_drain(struct outq *q, int sfd)
 {
+	bool stuck = false;
+
 	while (outq_waiting(q) && !q->err) {
 		struct pollfd pf[2] = { { .fd = q->fd, .events = POLLOUT },
 					{ .fd = sfd, .events = POLLIN } };
+		size_t before = outq_backlog(q);
 
-		if (poll(pf, sfd >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
+		/*
+		 * A terminal whose output is stopped (^S) may say it is
+		 * writable and take nothing: then only the signals are waited
+		 * on, a tenth of a second at a time, not spun on.
+		 */
+		if (stuck) {
+			if (sfd >= 0 && poll(&pf[1], 1, 100) < 0 && errno != EINTR)
+				break;
+			pf[0].revents = POLLOUT;
+		} else if (poll(pf, sfd >= 0 ? 2 : 1, -1) < 0 && errno != EINTR) {
 			break;
+		}
 		if (sfd >= 0 && (pf[1].revents & POLLIN)) {
 			struct signalfd_siginfo si;
 
@@ -305,6 +318,7 @@ int outq_drain(struct outq *q, int sfd)
 			continue;
 		}
 		outq_flush(q);
+		stuck = outq_waiting(q) && outq_backlog(q) == before;
 	}
 	return 0;
 }
