@@ -608,14 +608,19 @@ static int run_job(void)
 	 * old descriptor then only fails): a fresh one, raw again.
 	 */
 	{
-		int fd = open_line("/dev/ttyS1");
+		/* The same line, not what the test may have put at /dev/ttyS1. */
+		int fd = open("/dev/ttyS1", O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+		struct stat was, now;
 
-		if (fd >= 0) {
+		if (fd >= 0 && fstat(ctl_fd, &was) == 0 && fstat(fd, &now) == 0 &&
+		    S_ISCHR(now.st_mode) && now.st_rdev == was.st_rdev &&
+		    fcntl(fd, F_SETFL, 0) == 0) {
 			close(ctl_fd);
 			ctl_fd = fd;
-		} else {
-			line_raw(ctl_fd);
+		} else if (fd >= 0) {
+			close(fd);
 		}
+		line_raw(ctl_fd);
 	}
 	if (timed_out)
 		ctl("end timeout=%ld sim=%.9f%s", param.timeout, monotonic() - job_t0, cost);

@@ -688,11 +688,25 @@ char *path_resolved(const char *path)
 			*slash = '\0';
 		}
 	}
-	if (real && rest) {
-		char *both = xasprintf("%s/%s", strcmp(real, "/") ? real : "", rest);
+	/* The rest by name: "." and "" dropped, ".." taking back a part. */
+	for (char *part = rest ? strtok(rest, "/") : NULL; real && part; part = strtok(NULL, "/")) {
+		if (!strcmp(part, "."))
+			continue;
+		if (!strcmp(part, "..")) {
+			char *slash = strrchr(real, '/');
 
-		free(real);
-		real = both;
+			if (slash && slash != real)
+				*slash = '\0';
+			else
+				strcpy(real, "/");
+			continue;
+		}
+		{
+			char *both = xasprintf("%s/%s", strcmp(real, "/") ? real : "", part);
+
+			free(real);
+			real = both;
+		}
 	}
 	free(rest);
 	return real;
@@ -726,19 +740,21 @@ bool is_dir(const char *path)
  * during a kernel build) takes the program with it: no tar, xz or make
  * left running. ppid is the parent's pid, taken before the fork.
  */
+bool helpers_own_group;
+
 static void child_default_signals(pid_t ppid)
 {
-	sigset_t none, was;
+	sigset_t none;
 
 	/*
-	 * While umlrun reads the signals itself (they are blocked, SIGCHLD
-	 * always among them: a run), a signal to its whole process group (^C,
+	 * While umlrun reads the signals itself (helpers_own_group, set when
+	 * they are blocked: a run), a signal to its whole process group (^C,
 	 * kill -- -PGID) is umlrun's to act on: the program is in a group of
 	 * its own, so that copying the last test's artifacts is not cut short,
 	 * and umlrun ends as the signal says once it is done. Otherwise (a
 	 * kernel build) it shares the group and the signal.
 	 */
-	if (sigprocmask(SIG_BLOCK, NULL, &was) == 0 && sigismember(&was, SIGCHLD) == 1) {
+	if (helpers_own_group) {
 		setpgid(0, 0);
 		/* Out of the terminal's foreground group: writing to it must not stop it (tostop).
 		 */
@@ -1190,9 +1206,16 @@ bool owner_gone(const char *text)
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
+char *tmp_suffix(void)
+{
+	return xasprintf("%ld.ns%llu", (long)getpid(), pid_ns());
+}
+
 char *tmp_name(const char *path)
 {
-	return xasprintf("%s.tmp-%ld.ns%llu", path, (long)getpid(), pid_ns());
+	_cleanup_free_ char *suffix = tmp_suffix();
+
+	return xasprintf("%s.tmp-%s", path, suffix);
 }
 
 int tmp_staleness(const char *name)

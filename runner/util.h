@@ -263,6 +263,13 @@ char *cache_root(void);
  * what another namespace's umlrun, sharing the cache, is making.
  */
 char *tmp_name(const char *path);
+/* Its "PID.nsINODE" part, for other names of the kind (merge's OUT.merging-...). */
+char *tmp_suffix(void);
+/*
+ * Set once umlrun reads its signals itself (supervise_block_signals): helper
+ * programs then run in a process group of their own (util.c).
+ */
+extern bool helpers_own_group;
 /*
  * An owner file's text (a stage's, --plain's suites): this process's PID and
  * PID namespace; owner_gone says whether the process that wrote text is

@@ -69,6 +69,7 @@ void supervise_block_signals(void)
 
 	watched_set(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
+	helpers_own_group = true;
 	/* UML's helpers may outlive the linux process: make them ours to reap. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
@@ -1009,11 +1010,13 @@ int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall
 		pf[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		n = 1 + guest_pollfds(gu, pf + 1);
 		/*
-		 * A reader far behind (exec's output queued for it): the guest's
-		 * output waits in its own line, and the guest with it, rather than
-		 * in umlrun's memory or nowhere.
+		 * A reader far behind (exec's output queued for it): with time
+		 * travel off the guest's output waits in its own line, and the
+		 * guest with it. Under time travel a guest that waits idles, and
+		 * its clock would jump on (its simulated time limit too): there
+		 * the output waits in umlrun's queue (OUTQ_MAX, then lost, exit 3).
 		 */
-		for (int k = 1; k < n; k++)
+		for (int k = 1; g->mode == TT_OFF && k < n; k++)
 			if ((pf[k].fd == gu->ch[CH_OUT].host &&
 			     outq_backlog(&outq_stdout) > OUTQ_HIGH) ||
 			    (pf[k].fd == gu->ch[CH_ERR].host &&

@@ -606,10 +606,10 @@ int merge_runs(char *const *dirs, size_t ndirs, const char *out_dir, struct uerr
 		goto out;
 	sweep_merging(out);
 	{
-		/* OUT.merging-PID.nsINODE: tmp_name's suffix, for sweep_merging. */
-		_cleanup_free_ char *t = tmp_name(out);
+		/* OUT.merging-PID.nsINODE, for sweep_merging. */
+		_cleanup_free_ char *suffix = tmp_suffix();
 
-		tmp = xasprintf("%s.merging-%s", out, strstr(t, ".tmp-") + 5);
+		tmp = xasprintf("%s.merging-%s", out, suffix);
 	}
 	rm_rf(tmp);
 	ret = build(&s, tmp, out, e);

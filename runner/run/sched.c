@@ -107,10 +107,27 @@ static void enqueue(struct sched *s, struct job j)
  * never drawn while the terminal has not taken the last ones (^S): a
  * terminal that stops reading must not stop the run.
  */
+/*
+ * The progress lines' queue: stdout's when stdout and stderr are the same
+ * terminal, so that an erase and the result line after it keep their order.
+ */
+static struct outq *progress_q(void)
+{
+	static struct outq *q;
+	struct stat a, b;
+
+	if (!q)
+		q = fstat(STDOUT_FILENO, &a) == 0 && fstat(STDERR_FILENO, &b) == 0 &&
+			    S_ISCHR(a.st_mode) && S_ISCHR(b.st_mode) && a.st_rdev == b.st_rdev
+			? &outq_stdout
+			: &outq_stderr;
+	return q;
+}
+
 static void erase_progress(struct sched *s)
 {
 	if (s->drawn) {
-		outq_printf(&outq_stderr, "\033[%dA\033[J", s->drawn);
+		outq_printf(progress_q(), "\033[%dA\033[J", s->drawn);
 		s->drawn = 0;
 	}
 }
@@ -124,7 +141,8 @@ static void draw_progress(struct sched *s)
 	char bar[31];
 	size_t fill = s->total ? s->done * 30 / s->total : 0;
 
-	if (!so->progress || outq_backlog(&outq_stderr))
+	/* Not while the terminal has not taken what came before. */
+	if (!so->progress || outq_backlog(&outq_stderr) || outq_backlog(&outq_stdout))
 		return;
 	erase_progress(s);
 	for (int i = 0; i < so->jobs; i++) {
@@ -132,7 +150,7 @@ static void draw_progress(struct sched *s)
 
 		if (!sl->g)
 			continue;
-		outq_printf(&outq_stderr, "  [g%d] %-50.50s %6.1fs\n", sl->index, sl->job.t->id,
+		outq_printf(progress_q(), "  [g%d] %-50.50s %6.1fs\n", sl->index, sl->job.t->id,
 			    t - sl->started);
 		s->drawn++;
 	}
@@ -140,10 +158,10 @@ static void draw_progress(struct sched *s)
 	memset(bar + fill, '.', 30 - fill);
 	bar[30] = '\0';
 	if (s->done)
-		outq_printf(&outq_stderr, "[%s] %zu passed, %zu failed, %zu remaining, ETA %.0fs\n",
+		outq_printf(progress_q(), "[%s] %zu passed, %zu failed, %zu remaining, ETA %.0fs\n",
 			    bar, s->passed, s->failed, left, eta);
 	else
-		outq_printf(&outq_stderr, "[%s] %zu remaining, %.0fs so far\n", bar, left,
+		outq_printf(progress_q(), "[%s] %zu remaining, %.0fs so far\n", bar, left,
 			    t - s->t0);
 	s->drawn++;
 }

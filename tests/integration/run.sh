@@ -1018,6 +1018,13 @@ echo 999999999 >"$TMPDIR/umlrun.Orphan/owner"
 orphan=$!
 sleep 0.3
 run "$umlrun" exec -- true
+i=0
+while [ -d "/proc/$orphan" ] && [ "$(cut -d' ' -f3 "/proc/$orphan/stat" 2>/dev/null)" != Z ] &&
+	[ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill $orphan 2>/dev/null # if the sweep missed it: the check fails, nothing is left
 wait $orphan
 [ $? -eq 137 ] && [ ! -e "$TMPDIR/umlrun.Orphan" ]
 check "the next umlrun kills a process still running a stage's linux whose umlrun is gone"
