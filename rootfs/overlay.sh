@@ -75,7 +75,7 @@ find . -type l -print | while IFS= read -r f; do
 		refuse "$dir/${f#./} is a link to $(readlink "$f"): an overlay's links must be relative and may not climb with '..'" ;;
 	esac
 done
-# Names with a newline would be split below; nobody installs such files.
+# One name a line (names with a newline were refused above).
 find . ! -name . -print | while IFS= read -r f; do
 	f=${f#./}
 	inside "$root/$f" || refuse "/$f leads out of the guest's root (through a link); not laid"
