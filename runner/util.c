@@ -163,14 +163,25 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+char *xvasprintf(size_t *len, const char *fmt, va_list ap)
+{
+	char *p;
+	int n = vasprintf(&p, fmt, ap);
+
+	if (n < 0)
+		die(EXIT_INFRA, "out of memory");
+	if (len)
+		*len = (size_t)n;
+	return p;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *p;
 
 	va_start(ap, fmt);
-	if (vasprintf(&p, fmt, ap) < 0)
-		die(EXIT_INFRA, "out of memory");
+	p = xvasprintf(NULL, fmt, ap);
 	va_end(ap);
 	return p;
 }
@@ -279,14 +290,12 @@ void outq_printf(struct outq *q, const char *fmt, ...)
 {
 	_cleanup_free_ char *text = NULL;
 	va_list ap;
-	int n;
+	size_t n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&text, fmt, ap);
+	text = xvasprintf(&n, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		die(EXIT_INFRA, "out of memory");
-	outq_add(q, text, (size_t)n);
+	outq_add(q, text, n);
 }
 
 int outq_drain(struct outq *q, int sfd)
@@ -327,14 +336,12 @@ void sb_printf(struct strbuf *sb, const char *fmt, ...)
 {
 	_cleanup_free_ char *s = NULL;
 	va_list ap;
-	int n;
+	size_t n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = xvasprintf(&n, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		die(EXIT_INFRA, "out of memory");
-	sb_add(sb, s, (size_t)n);
+	sb_add(sb, s, n);
 }
 
 void sb_release(struct strbuf *sb)

@@ -62,6 +62,8 @@ void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* vasprintf(3) (its length in *len, if len), or exit 3 when out of memory. */
+char *xvasprintf(size_t *len, const char *fmt, va_list ap) UMLRUN_PRINTF(2, 0);
 char *xasprintf(const char *fmt, ...) UMLRUN_PRINTF(1, 2);
 
 static inline void freep(void *p)

@@ -200,8 +200,7 @@ static void emit(struct test_io *io, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		die(EXIT_INFRA, "out of memory");
+	line = xvasprintf(NULL, fmt, ap);
 	va_end(ap);
 	if (io->live) {
 		if (io->so->out)

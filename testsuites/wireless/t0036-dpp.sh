@@ -40,15 +40,22 @@ dpp_enrollee () {
 	esac
 }
 
-test_expect_success 'the AP scans the station QR code, configures it, and the station joins by network introduction' '
-	wl_setup &&
+# dpp_pair listen|quiet: ap0 (dpp_ap) and sta0 (dpp_enrollee), sta0
+# listening on channel 1 or not, ap0 having scanned its QR code: the
+# command that starts the configuration (on ap0) in DPP_INIT.
+dpp_pair () {
 	wl_radios ap0 sta0 &&
 	dpp_ap &&
 	dpp_enrollee &&
-	wl_ctl sta0 DPP_LISTEN 2412 >/dev/null &&
-	peer=$(wl_ctl ap0 DPP_QR_CODE "$URI") &&
-	wl_wait sta0 -t 30 -n 4 \
-		-x "wpactl -p /run/hostapd -i ap0 DPP_AUTH_INIT peer=$peer conf=sta-dpp ssid=$SSID_HEX configurator=$C" \
+	{ [ "$1" = quiet ] || wl_ctl sta0 DPP_LISTEN 2412 >/dev/null; } &&
+	peer_id=$(wl_ctl ap0 DPP_QR_CODE "$URI") &&
+	DPP_INIT="DPP_AUTH_INIT peer=$peer_id conf=sta-dpp ssid=$SSID_HEX configurator=$C"
+}
+
+test_expect_success 'the AP scans the station QR code, configures it, and the station joins by network introduction' '
+	wl_setup &&
+	dpp_pair listen &&
+	wl_wait sta0 -t 30 -n 4 -x "wpactl -p /run/hostapd -i ap0 $DPP_INIT" \
 		DPP-CONF-RECEIVED DPP-CONFOBJ-AKM DPP-INTRO CTRL-EVENT-CONNECTED >events &&
 	grep -q "^DPP-CONFOBJ-AKM dpp$" events &&
 	grep -q "^DPP-INTRO peer=$(wl_addr ap0) status=0" events &&
@@ -63,14 +70,9 @@ test_expect_success 'the AP scans the station QR code, configures it, and the st
 
 test_expect_success 'a netAccessKey that expires after an hour: introduction again at 30 minutes, refused by the station after the hour' '
 	wl_setup &&
-	wl_radios ap0 sta0 &&
-	dpp_ap &&
-	dpp_enrollee &&
-	wl_ctl sta0 DPP_LISTEN 2412 >/dev/null &&
-	peer=$(wl_ctl ap0 DPP_QR_CODE "$URI") &&
+	dpp_pair listen &&
 	# The guest clock starts at 2024-01-01T00:00:00Z: expiry at 01:00.
-	wl_wait sta0 -t 30 -n 2 \
-		-x "wpactl -p /run/hostapd -i ap0 DPP_AUTH_INIT peer=$peer conf=sta-dpp ssid=$SSID_HEX configurator=$C expiry=1704070800" \
+	wl_wait sta0 -t 30 -n 2 -x "wpactl -p /run/hostapd -i ap0 $DPP_INIT expiry=1704070800" \
 		DPP-CONF-RECEIVED CTRL-EVENT-CONNECTED >/dev/null &&
 	grep -q "DPP: expiry = 2024-01-01T01:00:00Z" "$(wl_log sta0)" &&
 	wl_ctl sta0 DISCONNECT >/dev/null &&
@@ -91,13 +93,8 @@ test_expect_success 'a netAccessKey that expires after an hour: introduction aga
 
 test_expect_success 'an enrollee that does not listen: five authentication requests 2 s apart, and the configurator gives up with the fifth' '
 	wl_setup &&
-	wl_radios ap0 sta0 &&
-	dpp_ap &&
-	dpp_enrollee &&
-	peer=$(wl_ctl ap0 DPP_QR_CODE "$URI") &&
-	wl_wait ap0 -T -t 60 -n 6 \
-		-c "DPP_AUTH_INIT peer=$peer conf=sta-dpp ssid=$SSID_HEX configurator=$C" \
-		"DPP-TX " DPP-AUTH-INIT-FAILED >tries &&
+	dpp_pair quiet &&
+	wl_wait ap0 -T -t 60 -n 6 -c "$DPP_INIT" "DPP-TX " DPP-AUTH-INIT-FAILED >tries &&
 	grep "DPP-TX dst=$(wl_addr sta0) freq=2412 type=0" tries >requests &&
 	test "$(wc -l <requests)" = 5 &&
 	# Each request waits 2 s for its response, then the next goes; the
