@@ -148,6 +148,19 @@ static void cost_json(struct strbuf *sb, const struct guest_cost *c)
 		  c->host_context_switches);
 }
 
+/* A run-level member ",\n  \"KEY\": [\"...\", ...]": none when the array is empty. */
+static void json_str_array(struct strbuf *sb, const char *key, char *const *v, size_t n)
+{
+	if (!n)
+		return;
+	sb_printf(sb, ",\n  \"%s\": [", key);
+	for (size_t i = 0; i < n; i++) {
+		sb_adds(sb, i ? ", " : "");
+		json_str(sb, v[i]);
+	}
+	sb_adds(sb, "]");
+}
+
 int report_write_json(const char *path, const struct run_info *ri, const struct record *r, size_t n,
 		      struct uerr *e)
 {
@@ -168,14 +181,7 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		sb_adds(&sb, ",\n  \"shard\": ");
 		json_str(&sb, ri->shard);
 	}
-	if (ri->noverlays) {
-		sb_adds(&sb, ",\n  \"overlays\": [");
-		for (size_t i = 0; i < ri->noverlays; i++) {
-			sb_adds(&sb, i ? ", " : "");
-			json_str(&sb, ri->overlays[i]);
-		}
-		sb_adds(&sb, "]");
-	}
+	json_str_array(&sb, "overlays", ri->overlays, ri->noverlays);
 	if (ri->seed)
 		sb_printf(&sb, ",\n  \"seed\": %lld", ri->seed);
 	sb_printf(&sb, ",\n  \"random_seed\": %lld", ri->random_seed);
@@ -195,14 +201,7 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		sb_adds(&sb, ",\n  \"cpu_cost\": ");
 		json_str(&sb, ri->cpu_cost);
 	}
-	if (ri->nnot_run) {
-		sb_adds(&sb, ",\n  \"not_run\": [");
-		for (size_t i = 0; i < ri->nnot_run; i++) {
-			sb_adds(&sb, i ? ", " : "");
-			json_str(&sb, ri->not_run[i]);
-		}
-		sb_adds(&sb, "]");
-	}
+	json_str_array(&sb, "not_run", ri->not_run, ri->nnot_run);
 	sb_printf(&sb, ",\n  \"wall_seconds\": %.3f,\n  \"exit_code\": %d,\n  \"tests\": [",
 		  ri->wall_seconds, ri->exit_code);
 	for (size_t i = 0; i < n; i++) {
