@@ -148,11 +148,42 @@ static const char *settings_split(char *line, char **val)
 }
 
 /*
+ * UML's parameters that hand it a host file, device, socket or program
+ * (arch/um's __setup and __uml_setup names): a block device over a host
+ * file, a network transport, mconsole's notify socket, an xterm, the
+ * host's sound devices, a device tree or initrd read from the host, and
+ * its --help and --version, which end it at once. Confinement keeps the
+ * files out of reach, but a suite has no business naming them. A name
+ * ending in '*' is refused by its start, in '#' by its start and a digit.
+ */
+static const char *const uml_host_words[] = { "ubd*",	     "udb*",	     "fake_ide",   "eth#",
+					      "vec#",	     "iomem",	     "mconsole",   "xterm",
+					      "initrd",	     "dtb",	     "dsp",	   "mixer",
+					      "hostaudio.*", "virtio_uml.*", "vfio_uml.*", "stderr",
+					      "ncpus",	     "noreboot",     "__*" };
+
+static bool cmdline_host_word(const char *word)
+{
+	for (size_t i = 0; i < sizeof(uml_host_words) / sizeof(uml_host_words[0]); i++) {
+		const char *w = uml_host_words[i];
+		size_t n = strcspn(w, "*#");
+
+		if (strncmp(word, w, n))
+			continue;
+		if (w[n] == '*' || (w[n] == '#' && word[n] >= '0' && word[n] <= '9') ||
+		    (!w[n] && !word[n]))
+			return true;
+	}
+	return false;
+}
+
+/*
  * A cmdline= word umlrun sets itself, or NULL: the suite's words come last
  * on the line, so one of these would override the run's --timeout, the
- * checked mem=, the guest's root or the serial lines umlrun reads.
+ * checked mem=, the guest's root or the serial lines umlrun reads. *host
+ * says the word is one of UML's host devices instead.
  */
-static const char *cmdline_own_word(const char *words)
+static const char *cmdline_own_word(const char *words, bool *host)
 {
 	/* Names as the kernel compares them: '-' and '_' alike (parameqn). */
 	static const char *const keys[] = { "mem",
@@ -168,6 +199,7 @@ static const char *cmdline_own_word(const char *words)
 					    "time_travel",
 					    "time_travel_start",
 					    "seccomp",
+					    "ssl_non_raw",
 					    "panic",
 					    "mac80211_hwsim.radios",
 					    "uml_syscall_cost" };
@@ -188,6 +220,9 @@ static const char *cmdline_own_word(const char *words)
 			if (p[i] != '"')
 				word[k++] = p[i] == '-' ? '_' : p[i];
 		word[k] = '\0';
+		*host = cmdline_host_word(word);
+		if (*host)
+			return word;
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 			if (!strcmp(word, keys[i]))
 				return word;
@@ -267,6 +302,7 @@ static int settings_line(char *line, const char *at, int lineno, int first[NKEYS
 		d->mem = xstrdup(eq);
 	} else if (!strcmp(line, "cmdline")) {
 		const char *own;
+		bool host = false;
 
 		if (!eq[strspn(eq, " \t")])
 			return uerr_set(e, EXIT_USAGE,
@@ -280,7 +316,13 @@ static int settings_line(char *line, const char *at, int lineno, int first[NKEYS
 						"%s: %s: a byte that is not ASCII (0x%02x); kernel "
 						"parameters are ASCII",
 						at, shown, *q);
-		if ((own = cmdline_own_word(eq)))
+		if ((own = cmdline_own_word(eq, &host)) && host)
+			return uerr_set(e, EXIT_USAGE,
+					"%s: %s: %s would give UML a host file, device or program; "
+					"a suite may not name one (put files in the suite folder, "
+					"or use --mount)",
+					at, shown, own);
+		if (own)
 			return uerr_set(e, EXIT_USAGE,
 					"%s: %s: %s is umlrun's own parameter (its limits, memory, "
 					"root or lines); use the settings key or option for it",

@@ -45,7 +45,8 @@ static void test_settings(void)
 	is_str(d.cmdline, "a=b#c  quiet ", "settings: cmdline= keeps a '#' inside a word");
 	free(d.cmdline);
 	d.cmdline = NULL;
-	r = settings_parse("cmdline=mac80211_hwsim.support_p2p_device=0 console=x sslx=1 con0x\n",
+	r = settings_parse("cmdline=mac80211_hwsim.support_p2p_device=0 console=x sslx=1 con0x "
+			   "dtbx=1 ethx=1 vec=1 stderr_log=1 _x=1\n",
 			   "more/settings", &d, &e);
 	ok(r == 0 && d.cmdline, "settings: cmdline= words that only start like umlrun's own pass");
 	free(d.mem);
@@ -129,6 +130,15 @@ static void test_settings(void)
 			{ "cmdline=time-travel=basic\n", ": time_travel is umlrun's own" },
 			{ "cmdline=time_travel\n", ": time_travel is umlrun's own" },
 			{ "cmdline=foo\xa0init=/bin/sh\n", ": a byte that is not ASCII (0xa0)" },
+			{ "cmdline=quiet ubd1=/etc/shadow\n",
+			  ": ubd1 would give UML a host file, device or program" },
+			{ "cmdline=ubdbr=/x\n", ": ubdbr would give UML a host file" },
+			{ "cmdline=vec0:transport=tap,ifname=tap0\n",
+			  ": vec0:transport would give UML a host file" },
+			{ "cmdline=mconsole=notify:/tmp/s\n", ": mconsole would give UML" },
+			{ "cmdline=xterm=/bin/sh,-T,-e\n", ": xterm would give UML" },
+			{ "cmdline=--version\n", ": __version would give UML" },
+			{ "cmdline=ssl-non-raw\n", ": ssl_non_raw is umlrun's own" },
 		};
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -426,7 +436,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(134);
+	plan(141);
 	test_settings();
 	test_mem();
 	test_find();
