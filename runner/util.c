@@ -18,13 +18,77 @@
 
 const char *prog_name = "umlrun";
 
+/*
+ * Messages go through stderr's queue in the process that set it up
+ * (stderr_queue_init): a reader that stops reading stderr then does not
+ * stop umlrun. At exit what waits is written, waiting for the reader but
+ * not past a signal: one that umlrun blocks (its signalfd reads them) is
+ * waited on through a signalfd of its own here. A forked child writes
+ * its messages directly: the queue it inherited is not its own.
+ */
+static pid_t stderr_owner;
+
+static void stderr_at_exit(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	sigset_t blocked, watch;
+	int sfd = -1;
+
+	if (getpid() != stderr_owner || !outq_waiting(&outq_stderr))
+		return;
+	sigemptyset(&watch);
+	if (sigprocmask(SIG_BLOCK, NULL, &blocked) == 0)
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			if (sigismember(&blocked, sigs[i]))
+				sigaddset(&watch, sigs[i]);
+	if (!sigisemptyset(&watch))
+		sfd = signalfd(-1, &watch, SFD_CLOEXEC);
+	outq_drain(&outq_stderr, sfd);
+	if (sfd >= 0)
+		close(sfd);
+}
+
+void stderr_queue_init(void)
+{
+	if (!stderr_owner)
+		atexit(stderr_at_exit);
+	stderr_owner = getpid();
+}
+
+void stderr_add(const char *text, size_t len)
+{
+	if (getpid() == stderr_owner) {
+		outq_add(&outq_stderr, text, len);
+		return;
+	}
+	while (len) {
+		ssize_t w = write(STDERR_FILENO, text, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		text += w;
+		len -= (size_t)w;
+	}
+}
+
+/* Allocates nothing on the way: out of memory is one of the messages. */
 static void vmsg(const char *prefix, int err, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: %s", prog_name, prefix);
-	vfprintf(stderr, fmt, ap);
-	if (err)
-		fprintf(stderr, ": %s", strerror(err));
-	fputc('\n', stderr);
+	char line[8192];
+	int n = snprintf(line, sizeof(line), "%s: %s", prog_name, prefix);
+
+	if (n >= 0 && (size_t)n < sizeof(line))
+		n += vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	if (err && n >= 0 && (size_t)n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ": %s", strerror(err));
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line) - 1)
+		n = (int)sizeof(line) - 2; /* cut, the line still ends */
+	line[n++] = '\n';
+	stderr_add(line, (size_t)n);
 }
 
 static int uerr_vset(struct uerr *e, int code, int err, const char *fmt, va_list ap)
@@ -61,7 +125,7 @@ int uerr_sys(struct uerr *e, int code, const char *fmt, ...)
 
 void uerr_print(const struct uerr *e)
 {
-	fprintf(stderr, "%s: %s\n", prog_name, e->msg);
+	note("%s", e->msg);
 }
 
 void uerr_die(const struct uerr *e)

@@ -56,6 +56,13 @@ UMLRUN_NORETURN void die_sys(int code, const char *fmt, ...) UMLRUN_PRINTF(2, 3)
 void warn(const char *fmt, ...) UMLRUN_PRINTF(1, 2);
 void warn_sys(const char *fmt, ...) UMLRUN_PRINTF(1, 2);
 void note(const char *fmt, ...) UMLRUN_PRINTF(1, 2);
+/*
+ * Messages (die, warn, note) and stderr_add's text go through stderr's
+ * queue (struct outq) once the process calls this; before, and in a forked
+ * child, they are written directly.
+ */
+void stderr_queue_init(void);
+void stderr_add(const char *text, size_t len);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);

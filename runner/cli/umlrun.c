@@ -147,13 +147,16 @@ static char *kernel_tarball_path(const struct kernel_version *v)
 /* The kernel build's progress (kernel_opts.say), on stderr. */
 static void say_progress(void *ctx, bool transient, const char *text)
 {
+	_cleanup_free_ char *line = NULL;
+
 	(void)ctx;
 	if (!text)
-		fprintf(stderr, "\r\033[K");
+		line = xstrdup("\r\033[K");
 	else if (transient)
-		fprintf(stderr, "\r\033[K%s: %s", prog_name, text);
+		line = xasprintf("\r\033[K%s: %s", prog_name, text);
 	else
-		fprintf(stderr, "%s: %s\n", prog_name, text);
+		line = xasprintf("%s: %s\n", prog_name, text);
+	stderr_add(line, strlen(line));
 }
 
 /* The kernel the options select; config_dir is the project's uml-config/. */
@@ -995,21 +998,20 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	}
 	errno = 0;
 	if (ferror(ktap) | (fclose(ktap) != 0) || ktap_err) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", prog_name, ktap_path,
-			strerror(ktap_err ? ktap_err
-				 : errno  ? errno
-					  : EIO));
+		note("cannot write %s: %s", ktap_path,
+		     strerror(ktap_err ? ktap_err
+			      : errno  ? errno
+				       : EIO));
 		run->exit_code = EXIT_INFRA;
 	}
 	/* The result lines did not reach their reader: not a pass. */
 	if (run->out && (out_err || fflush(run->out) != 0 || ferror(run->out)) &&
 	    !run->res.host_signal) {
-		fprintf(stderr, "%s: cannot write the results to stdout: %s (they are in %s)\n",
-			prog_name,
-			strerror(out_err ? out_err
-				 : errno ? errno
-					 : EIO),
-			run->dir);
+		note("cannot write the results to stdout: %s (they are in %s)",
+		     strerror(out_err ? out_err
+			      : errno ? errno
+				      : EIO),
+		     run->dir);
 		run->exit_code = EXIT_INFRA;
 	}
 	write_reports(s, run, example);
@@ -2160,6 +2162,7 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct uerr e;
 
+	stderr_queue_init();
 	if (opts_parse(argc, argv, &o, &e) < 0)
 		uerr_die(&e);
 	if (o.help) {
