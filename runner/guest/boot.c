@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -594,6 +595,97 @@ static bool below_or_same(const char *path, const char *dir)
 	}
 }
 
+/* A mountinfo field as the kernel escapes it (\040 a blank), in place. */
+static void mountinfo_unescape(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 3;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = '\0';
+}
+
+struct mount_entry {
+	unsigned major, minor;
+	char root[PATH_MAX], point[PATH_MAX];
+};
+
+static bool mountinfo_next(FILE *f, struct mount_entry *m)
+{
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0;
+
+	while (getline(&line, &cap, f) > 0) {
+		char root[PATH_MAX], point[PATH_MAX];
+
+		if (sscanf(line, "%*u %*u %u:%u %4095s %4095s", &m->major, &m->minor, root,
+			   point) != 4)
+			continue;
+		mountinfo_unescape(root);
+		mountinfo_unescape(point);
+		memcpy(m->root, root, sizeof(root));
+		memcpy(m->point, point, sizeof(point));
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Whether a mount below host (not host itself: below_or_same sees that)
+ * shows dir, a folder above it or one inside it: a bind mount of the cache
+ * into a --mount folder, which no path name or inode of host's own shows.
+ * By /proc/self/mountinfo: the mount's device is dir's, and its root (its
+ * path within that file system) is at, above or below dir's own.
+ */
+static bool mount_below_shows_in(FILE *f, const char *host, const char *dir)
+{
+	struct mount_entry m, best = { 0 };
+	char in_fs[PATH_MAX];
+	struct stat st;
+	size_t blen = 0;
+
+	if (stat(dir, &st) < 0)
+		return false;
+	/* The mount that holds dir, and dir's path within its file system. */
+	while (mountinfo_next(f, &m))
+		if (path_within(dir, m.point) && strlen(m.point) >= blen) {
+			best = m;
+			blen = strlen(m.point);
+		}
+	if (!blen || best.major != major(st.st_dev) || best.minor != minor(st.st_dev))
+		return false;
+	snprintf(in_fs, sizeof(in_fs), "%s%s", strcmp(best.root, "/") ? best.root : "",
+		 dir + (strcmp(best.point, "/") ? blen : 0));
+	if (!in_fs[0])
+		snprintf(in_fs, sizeof(in_fs), "/");
+	rewind(f);
+	while (mountinfo_next(f, &m))
+		if (path_within(m.point, host) && strcmp(m.point, host) && m.major == best.major &&
+		    m.minor == best.minor &&
+		    (path_within(m.root, in_fs) || path_within(in_fs, m.root)))
+			return true;
+	return false;
+}
+
+static bool mount_below_shows(const char *host, const char *dir)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	bool shows;
+
+	if (!f)
+		return false;
+	shows = mount_below_shows_in(f, host, dir);
+	fclose(f);
+	return shows;
+}
+
 int host_folder_check(const char *opt, const char *host, struct uerr *e)
 {
 	const char *tmpdir = getenv("TMPDIR");
@@ -621,6 +713,12 @@ int host_folder_check(const char *opt, const char *host, struct uerr *e)
 				"%s: %s holds umlrun's own folders (its stages in %s, its cache "
 				"%s), which a guest must not reach; give a folder below it that "
 				"holds neither",
+				opt, host, tmpbase ? tmpbase : "TMPDIR", cache);
+	if (mount_below_shows(host, cache) || (tmpbase && mount_below_shows(host, tmpbase)))
+		return uerr_set(e, EXIT_USAGE,
+				"%s: a mount below %s shows umlrun's own folders (its stages in "
+				"%s, its cache %s), which a guest must not reach; unmount it, or "
+				"give a folder that holds no such mount",
 				opt, host, tmpbase ? tmpbase : "TMPDIR", cache);
 	return 0;
 }

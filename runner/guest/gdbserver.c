@@ -113,6 +113,138 @@ static bool wait_ready(int fd)
 	return true;
 }
 
+/*
+ * The remote protocol lets the target ask gdb for the host's files:
+ * File-I/O, an 'F' packet where gdb waits for the program to stop, on
+ * which gdb opens, reads, writes or removes files on the host as the user
+ * running it. gdbserver never asks, but a guest program can replace it on
+ * the line. So the line reaches gdb through a relay that reads what each
+ * side sends, packet by packet ($DATA#CS, and %NOTIFICATION#CS from the
+ * target), and ends the line at the first such request. A target's 'F'
+ * packet is an answer, not a request, only right after gdb's own vFile:
+ * packet (gdb's I/O on the target's files).
+ */
+struct rsp_scan {
+	bool in;      /* inside a packet's data */
+	char kind;    /* '$' or '%' */
+	char head[8]; /* the data's first bytes */
+	size_t n;     /* how many of them */
+	bool vfile;   /* (gdb's side) the last packet was vFile: */
+};
+
+/* Scans gdb's byte c; marks vFile: packets in *vfile. */
+static void rsp_from_gdb(struct rsp_scan *s, char c, bool *vfile)
+{
+	if (c == '$') {
+		s->in = true;
+		s->n = 0;
+	} else if (s->in && c == '#') {
+		s->in = false;
+		*vfile = s->n >= 6 && !memcmp(s->head, "vFile:", 6);
+	} else if (s->in && s->n < sizeof(s->head)) {
+		s->head[s->n++] = c;
+	}
+}
+
+/* Scans the target's byte c: false for the first byte of a File-I/O request. */
+static bool rsp_from_target(struct rsp_scan *s, char c, bool *vfile)
+{
+	if (c == '$' || c == '%') {
+		s->in = true;
+		s->kind = c;
+		s->n = 0;
+		return true;
+	}
+	if (!s->in)
+		return true;
+	if (c == '#') {
+		s->in = false;
+		*vfile = false; /* answered */
+		return true;
+	}
+	if (s->n < sizeof(s->head))
+		s->head[s->n++] = c;
+	if (*vfile)
+		return true;
+	if (s->kind == '$')
+		return !(s->n == 1 && c == 'F');
+	return !(s->n == 6 && !memcmp(s->head, "Stop:F", 6));
+}
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+/* Relays line <-> peer (gdb's end) until both have ended. */
+static int relay(int line, int peer)
+{
+	struct rsp_scan from_gdb = { 0 }, from_target = { 0 };
+	bool vfile = false, line_open = true, peer_open = true;
+	char buf[4096];
+
+	while (line_open || peer_open) {
+		struct pollfd p[2] = { { .fd = line_open ? line : -1, .events = POLLIN },
+				       { .fd = peer_open ? peer : -1, .events = POLLIN } };
+		ssize_t r;
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return 1;
+		}
+		if (p[0].revents) {
+			r = read(line, buf, sizeof(buf));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				line_open = false;
+				shutdown(peer, SHUT_WR);
+			} else {
+				for (ssize_t i = 0; i < r; i++)
+					if (!rsp_from_target(&from_target, buf[i], &vfile)) {
+						write_all(peer, buf, (size_t)i);
+						dprintf(2,
+							"%s: --gdb-guest: the guest asked gdb for "
+							"the host's files (a File-I/O request); "
+							"refused, and the line to gdb closed\n",
+							prog_name);
+						shutdown(line, SHUT_RDWR);
+						shutdown(peer, SHUT_RDWR);
+						return 1;
+					}
+				if (!write_all(peer, buf, (size_t)r))
+					return 1;
+			}
+		}
+		if (p[1].revents) {
+			r = read(peer, buf, sizeof(buf));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				peer_open = false;
+				shutdown(line, SHUT_WR);
+			} else {
+				for (ssize_t i = 0; i < r; i++)
+					rsp_from_gdb(&from_gdb, buf[i], &vfile);
+				if (!write_all(line, buf, (size_t)r))
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
 /* gdb (argv), then the line shut down; gdb's exit status. */
 static int run_gdb(int line, const char *gdb, const char *const *argv)
 {
@@ -151,13 +283,15 @@ pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const
 	{
 		/*
 		 * gdb reads and writes a pipe to a command of its own: two cats
-		 * between it and the line, which gdb's shell finds on fd 5.
+		 * between it and the relay, which gdb's shell finds on fd 5.
 		 */
 		const char *target = "target remote | cat <&5 & exec cat >&5";
 		_cleanup_free_ char *root = xasprintf("set sysroot %s", sysroot);
 		const char *argv[16];
 		size_t n = 0;
 		sigset_t none;
+		int sp[2];
+		pid_t rp;
 
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		close(l->master); /* linux's copy alone: its end is the line's end */
@@ -167,6 +301,21 @@ pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const
 				prog_name);
 			_exit(3);
 		}
+		/*
+		 * The relay: in gdb's group (the grace's kill reaches it), with
+		 * umlrun's signals still blocked (^C is gdb's), ended with it.
+		 */
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) < 0)
+			_exit(126);
+		rp = fork();
+		if (rp < 0)
+			_exit(126);
+		if (rp == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			close(sp[1]);
+			_exit(relay(l->host, sp[0]));
+		}
+		close(sp[0]);
 		if (script) {
 			int null = open("/dev/null", O_RDONLY);
 
@@ -178,7 +327,7 @@ pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const
 		}
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (dup2(l->host, 5) < 0 || fcntl(5, F_SETFD, 0) < 0)
+		if (dup2(sp[1], 5) < 0 || fcntl(5, F_SETFD, 0) < 0)
 			_exit(126);
 		argv[n++] = gdb;
 		argv[n++] = "-q";

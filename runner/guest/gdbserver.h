@@ -5,8 +5,9 @@
  *
  * The line between them is a host socket pair: one end is the guest's
  * fourth serial line (ssl3=fd:GDBSERVER_FD, the guest's /dev/ttyS3), the
- * other reaches gdb through a pipe command of gdb's own (target remote |
- * two cats). The guest's end is raw before any byte crosses: the command
+ * other reaches gdb through umlrun's relay (which ends the line at a
+ * File-I/O request: see gdbserver.c) and a pipe command of gdb's own
+ * (target remote | two cats). The guest's end is raw before any byte crosses: the command
  * that starts gdbserver holds the line open, raw, for the whole run. It
  * writes GDBSERVER_READY on the line just before it starts gdbserver; gdb
  * starts when umlrun has read it, so its first packet never meets a line

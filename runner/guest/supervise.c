@@ -303,6 +303,9 @@ void terminal_to(pid_t pgid)
  * so no UML helper survives even a SIGKILLed umlrun (PR_SET_PDEATHSIG ends
  * the linux process itself). Unprivileged, a plain fork: the process group
  * and the subreaper then do that work, short of a SIGKILLed umlrun.
+ * As root the guest also gets a network namespace of its own, empty: no
+ * UML channel a guest could open (a port, a socket) reaches the host's
+ * network, whatever Landlock's ABI covers.
  */
 static pid_t fork_guest(const struct confine_plan *cp, bool gdb)
 {
@@ -311,11 +314,12 @@ static pid_t fork_guest(const struct confine_plan *cp, bool gdb)
 		return fork();
 	if (cp->mount_ns)
 		/* No fallback: the plan promised a jail (confine.h). */
-		return (pid_t)syscall(SYS_clone, CLONE_NEWPID | CLONE_NEWNS | SIGCHLD, NULL, NULL,
-				      NULL, NULL);
+		return (pid_t)syscall(SYS_clone,
+				      CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | SIGCHLD, NULL,
+				      NULL, NULL, NULL);
 	if (geteuid() == 0) {
-		pid_t pid =
-		    (pid_t)syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, NULL, NULL, NULL, NULL);
+		pid_t pid = (pid_t)syscall(SYS_clone, CLONE_NEWPID | CLONE_NEWNET | SIGCHLD, NULL,
+					   NULL, NULL, NULL);
 
 		if (pid >= 0 || errno != EPERM)
 			return pid;

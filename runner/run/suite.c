@@ -227,8 +227,9 @@ static const char *cmdline_own_word(const char *words, bool *host)
 			if (!strcmp(word, keys[i]))
 				return word;
 		if (!strncmp(word, "umlrun.", 7) ||
+		    /* con6, con0x6 and con06 alike: the kernel reads the number in any base. */
 		    ((!strncmp(word, "con", 3) || !strncmp(word, "ssl", 3)) &&
-		     word[3 + strspn(word + 3, "0123456789")] == '\0'))
+		     (!word[3] || (word[3] >= '0' && word[3] <= '9'))))
 			return word;
 		p += n;
 	}

@@ -191,6 +191,14 @@ printf 'continue
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- sh -c 'echo hi; exit 3'
 [ $rc -eq 3 ] && grep -q "^hi$" "$work/out" && nothing_left_here
 check "exec --gdb-guest exits with the program's status, not gdbserver's"
+# A guest program that takes gdbserver's place on the line and asks gdb for
+# a host file (a File-I/O request): the relay ends the line instead.
+run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- sh -c '( trap "" HUP; sleep 1
+	kill -9 $(pidof gdbserver); exec 3<>/dev/ttyS3; printf "\$Fisatty,1#41" >&3
+	timeout 2 cat <&3 | od -c; sleep 1 ) & sleep 5'
+grep -q "^umlrun: --gdb-guest: the guest asked gdb for the host.s files (a File-I/O request); refused" "$work/err" &&
+	! grep -q "F" "$work/out" && nothing_left_here
+check "exec --gdb-guest: a guest program that asks gdb for host files (File-I/O) is cut off"
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- /no/such/program
 [ $rc -eq 127 ] && nothing_left_here
 check "exec --gdb-guest of a program that does not exist exits 127, nothing left behind"

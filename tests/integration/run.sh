@@ -428,6 +428,14 @@ ln -sfn "$XDG_CACHE_HOME" "$work/cachelink"
 run env XDG_CACHE_HOME="$work/cachelink" "$umlrun" exec --mount="$XDG_CACHE_HOME/umlrun:/c" -- true
 [ $rc -eq 2 ] && grep -q "is in umlrun's cache" "$work/err"
 check "the cache is known through a link in XDG_CACHE_HOME: a --mount of it is refused"
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir -p "$work/mbind/sub"
+	mount --bind "$XDG_CACHE_HOME/umlrun/kernels" "$work/mbind/sub"
+	run "$umlrun" exec --mount="$work/mbind:/src:rw" -- true
+	umount "$work/mbind/sub"
+	[ $rc -eq 2 ] && grep -q "a mount below .*/mbind shows umlrun.s own folders" "$work/err"
+	check "a --mount folder with the cache bind-mounted below it is refused"
+fi
 
 # ---- --mem, --run and --mount: refused with one line before any guest boots ----
 # usage_line PATTERN: exit 2, one line on stderr matching PATTERN, and no

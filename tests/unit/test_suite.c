@@ -45,7 +45,7 @@ static void test_settings(void)
 	is_str(d.cmdline, "a=b#c  quiet ", "settings: cmdline= keeps a '#' inside a word");
 	free(d.cmdline);
 	d.cmdline = NULL;
-	r = settings_parse("cmdline=mac80211_hwsim.support_p2p_device=0 console=x sslx=1 con0x "
+	r = settings_parse("cmdline=mac80211_hwsim.support_p2p_device=0 console=x sslx=1 conx "
 			   "dtbx=1 ethx=1 vec=1 stderr_log=1 _x=1\n",
 			   "more/settings", &d, &e);
 	ok(r == 0 && d.cmdline, "settings: cmdline= words that only start like umlrun's own pass");
@@ -139,6 +139,8 @@ static void test_settings(void)
 			{ "cmdline=xterm=/bin/sh,-T,-e\n", ": xterm would give UML" },
 			{ "cmdline=--version\n", ": __version would give UML" },
 			{ "cmdline=ssl-non-raw\n", ": ssl_non_raw is umlrun's own" },
+			{ "cmdline=ssl0x6=port:47123\n", ": ssl0x6 is umlrun's own" },
+			{ "cmdline=con0X1=null\n", ": con0X1 is umlrun's own" },
 		};
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -436,7 +438,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(141);
+	plan(143);
 	test_settings();
 	test_mem();
 	test_find();
