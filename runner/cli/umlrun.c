@@ -961,6 +961,7 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 		.check_determinism = o->check_determinism,
 		.console_copy = o->verbose ? STDERR_FILENO : -1,
 		.quiet = o->quiet,
+		.tracing = o->ntrace_events > 0,
 		.progress = isatty(2) && !o->verbose ? stderr : NULL,
 		.run_dir = run->dir,
 		.run_ktap = ktap,
@@ -1173,8 +1174,9 @@ static void print_seeds(const struct opts *o, const struct run *run)
 	for (size_t i = 0; i < failed; i++)
 		sb_printf(&sb, " %s@%lld", fails[i]->test->id, fails[i]->seed);
 	if (!failed) {
-		outq_printf(&outq_stdout, "# seeds: %s (%zu runs%s)\n",
+		outq_printf(&outq_stdout, "# seeds: %s (%zu run%s%s)\n",
 			    cut ? "no run failed" : "every run passed", run->res.nrec - cut,
+			    run->res.nrec - cut == 1 ? "" : "s",
 			    cut ? ", and some cut short by the interruption" : "");
 		return;
 	}
@@ -1286,6 +1288,14 @@ static int run_session(struct session *s)
 	char also[64];
 
 	find_tests(s, &tests);
+	/* Nothing failed: the last run stays latest, no empty run folder replaces it. */
+	if (o->rerun_failed && !tests.n && !o->list) {
+		note("--rerun-failed: the last run failed nothing; nothing to rerun");
+		goto out;
+	}
+	s->harness = harness_options(o);
+	/* --list takes the same options: a wrong one is wrong there too. */
+	check_inputs(s);
 	if (o->list) {
 		print_list(s, &tests);
 		goto out;
@@ -1293,8 +1303,6 @@ static int run_session(struct session *s)
 	if (o->gdb && tests.n != 1)
 		die(EXIT_USAGE, "--gdb debugs one guest: name one test file (%zu selected)",
 		    tests.n);
-	s->harness = harness_options(o);
-	check_inputs(s);
 	prepare_kernel(s);
 	prepare_rootfs(s);
 	supervise_block_signals();
@@ -1851,6 +1859,15 @@ static void keep_exec_trace(const struct session *s)
 		return;
 	}
 	note("trace: trace.txt (%zu bytes)", len);
+	{
+		unsigned long long kept, written;
+
+		if (trace_overflowed("trace.txt", &kept, &written))
+			warn("--trace-event: the buffer kept the newest %llu of %llu events; a "
+			     "larger one (cmdline=trace_buf_size=16M in a suite's settings, for "
+			     "umlrun run) keeps more: docs/debugging.md",
+			     kept, written);
+	}
 }
 
 static int boot_one(const struct opts *o, char *const *argv, bool shell)
@@ -1952,7 +1969,7 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 		break;
 	case GUEST_SIM_TIMEOUT:
 	case GUEST_WALL_TIMEOUT:
-		note("timeout: %s", out.detail);
+		note("timeout: %s: %s", out.detail, timeout_hint(&out, false));
 		code = EXIT_TIMEOUT;
 		break;
 	case GUEST_INTERRUPTED:

@@ -3,7 +3,10 @@
 #define _GNU_SOURCE
 #include "trace.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 char *trace_event_param(char *const *lists, size_t n)
 {
@@ -51,4 +54,23 @@ int trace_check_kernel(const char *config, const char *release, bool events, boo
 				"(docs/debugging.md)",
 				release);
 	return 0;
+}
+
+bool trace_overflowed(const char *path, unsigned long long *kept, unsigned long long *written)
+{
+	static const char key[] = "# entries-in-buffer/entries-written: ";
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char head[4096];
+	struct stat st;
+	const char *at;
+	ssize_t n;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	n = read(fd, head, sizeof(head) - 1);
+	if (n <= 0)
+		return false;
+	head[n] = '\0';
+	at = strstr(head, key);
+	return at && sscanf(at + strlen(key), "%llu/%llu", kept, written) == 2 && *kept < *written;
 }

@@ -34,4 +34,11 @@ char *kprobe_event_param(char *const *specs, size_t n);
 int trace_check_kernel(const char *config, const char *release, bool events, bool kprobes,
 		       struct uerr *e);
 
+/*
+ * Whether the trace at path (a trace file as the init copies it) lost
+ * events: its header's "entries-in-buffer/entries-written: KEPT/WRITTEN"
+ * with KEPT below WRITTEN, the ring buffer having overwritten the oldest.
+ */
+bool trace_overflowed(const char *path, unsigned long long *kept, unsigned long long *written);
+
 #endif

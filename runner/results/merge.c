@@ -77,6 +77,62 @@ static const char *str_or(const char *s, const char *none)
 	return s ? s : none;
 }
 
+static bool strv_same(char *const *a, size_t na, char *const *b, size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return false;
+	return true;
+}
+
+/*
+ * What the merged results.json says of the whole run, shard 1's: every
+ * shard must have run under it, or the record would misstate how some
+ * tests ran (their clock's start, random numbers, simulated system call
+ * cost, programs laid over the root, or the order of the split).
+ */
+static int same_settings(const struct loaded_run *a, const struct loaded_run *b, struct uerr *e)
+{
+	const struct run_info *x = &a->info, *y = &b->info;
+	const char *what = NULL;
+	_cleanup_free_ char *xs = NULL;
+	_cleanup_free_ char *ys = NULL;
+
+	if (x->has_start != y->has_start || x->start != y->start) {
+		what = "--start";
+		xs = x->has_start ? xasprintf("%lld", x->start) : xstrdup("(none)");
+		ys = y->has_start ? xasprintf("%lld", y->start) : xstrdup("(none)");
+	} else if (x->random_seed != y->random_seed) {
+		what = "--random-seed";
+		xs = xasprintf("%lld", x->random_seed);
+		ys = xasprintf("%lld", y->random_seed);
+	} else if (x->seed != y->seed) {
+		what = "--shuffle";
+		xs = xasprintf("%lld", x->seed);
+		ys = xasprintf("%lld", y->seed);
+	} else if (!str_eq(x->cpu_cost, y->cpu_cost)) {
+		what = "--cpu-cost";
+		xs = xstrdup(str_or(x->cpu_cost, "(none)"));
+		ys = xstrdup(str_or(y->cpu_cost, "(none)"));
+	} else if (!strv_same(x->overlays, x->noverlays, y->overlays, y->noverlays)) {
+		what = "--overlay";
+		xs = x->noverlays ? xstrdup(x->overlays[0]) : xstrdup("(none)");
+		ys = y->noverlays ? xstrdup(y->overlays[0]) : xstrdup("(none)");
+		if (x->noverlays && y->noverlays && !strcmp(xs, ys)) {
+			free(xs);
+			free(ys);
+			xs = xasprintf("%zu folders", x->noverlays);
+			ys = xasprintf("%zu, or others", y->noverlays);
+		}
+	}
+	if (!what)
+		return 0;
+	return uerr_set(e, EXIT_USAGE, "%s ran with %s %s but %s with %s: not shards of one run",
+			a->dir, what, xs, b->dir, ys);
+}
+
 static int check_shards(struct shards *s, struct uerr *e)
 {
 	const struct loaded_run *first = &s->runs[0];
@@ -114,6 +170,8 @@ static int check_shards(struct shards *s, struct uerr *e)
 					"%s ran kernel %s but %s kernel %s: not shards of one run",
 					first->dir, str_or(first->info.kernel_key, "(none)"),
 					lr->dir, str_or(lr->info.kernel_key, "(none)"));
+		if (same_settings(first, lr, e) < 0)
+			return -1;
 		s->idx[k - 1] = i;
 	}
 	for (int j = 0; j < s->n; j++)
@@ -470,6 +528,8 @@ static struct run_info merged_info(const struct shards *s, const struct record *
 		/* Shards confined differently: no one word is true of the whole run. */
 		if (ri.confinement && (!si->confinement || strcmp(si->confinement, ri.confinement)))
 			ri.confinement = "mixed (see each shard's results.json)";
+		if (ri.userspace && (!si->userspace || strcmp(si->userspace, ri.userspace)))
+			ri.userspace = "mixed (see each shard's results.json)";
 	}
 	ri.exit_code = interrupted ? interrupted : exit_code_of(r, n);
 	return ri;
@@ -519,6 +579,7 @@ static int build(const struct shards *s, const char *tmp, const char *out_dir, s
 	_cleanup_close_ int out_fd = -1;
 	struct entry *v = NULL;
 	struct record *r;
+	char **lost = NULL;
 	size_t n = 0;
 	int ret = -1;
 
@@ -536,6 +597,23 @@ static int build(const struct shards *s, const char *tmp, const char *out_dir, s
 	for (size_t i = 0; i < s->nruns; i++)
 		if (copy_test_dirs(&s->runs[i], out_fd, e) < 0)
 			goto out;
+	/*
+	 * A test whose folder a shard no longer has (its logs deleted, a
+	 * partial copy between machines): the merged run has its result but
+	 * not its files, which is what "lost" says, and what exits 3.
+	 */
+	lost = xcalloc(n ? n : 1, sizeof(*lost));
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+
+		if (r[i].lost || !r[i].dir ||
+		    (fstatat(out_fd, r[i].dir, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		     S_ISDIR(st.st_mode)))
+			continue;
+		lost[i] = xasprintf("its folder %s was not in %s when merged", r[i].dir,
+				    s->runs[v[i].run].dir);
+		r[i].lost = lost[i];
+	}
 	/* The last moment a signal can still leave nothing behind. */
 	if (write_reports(s, tmp, r, n, e) < 0 || interrupted(e) < 0)
 		goto out;
@@ -546,6 +624,9 @@ static int build(const struct shards *s, const char *tmp, const char *out_dir, s
 	}
 	ret = 0;
 out:
+	for (size_t i = 0; lost && i < n; i++)
+		free(lost[i]);
+	free(lost);
 	free(v);
 	free(r);
 	return ret;

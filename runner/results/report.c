@@ -16,6 +16,23 @@ const char *verdict_name(enum verdict v)
 	return names[v];
 }
 
+const char *timeout_hint(const struct guest_outcome *o, bool suite)
+{
+	if (o->end == GUEST_SIM_TIMEOUT)
+		return suite ? "raise the simulated-time limit with --timeout, or timeout= in the "
+			       "suite's settings"
+			     : "raise the simulated-time limit with --timeout";
+	if (o->end == GUEST_WALL_TIMEOUT)
+		return suite
+			   ? "raise the wall-clock limit with --wall-timeout, or wall_timeout= in "
+			     "the suite's settings; under inf-cpu a busy loop keeps simulated "
+			     "time still (--time-travel=basic lets it run)"
+			   : "raise the wall-clock limit with --wall-timeout; under inf-cpu a "
+			     "busy loop keeps simulated time still (--time-travel=basic lets it "
+			     "run)";
+	return NULL;
+}
+
 enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, char **reason)
 {
 	*reason = NULL;
@@ -45,15 +62,23 @@ enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, cha
 		return V_FAIL;
 	}
 	if (ktap_skipped(k) && o->job_exit == 0) {
-		*reason =
-		    xasprintf("SKIP %s", k->skip_reason ? k->skip_reason : "every test skipped");
+		/* One case skipped: its reason is the file's (a --plain program's exit 4). */
+		const char *why = k->skip_reason ? k->skip_reason
+				  : k->ncases == 1 && !k->dropped && k->cases[0].directive[0]
+				      ? k->cases[0].directive
+				      : "every test skipped";
+
+		*reason = xasprintf("SKIP %s", why);
 		return V_SKIP;
 	}
 	if (o->job_exit == 0 && ktap_passed(k))
 		return V_PASS;
 	if (o->job_exit == 0 && !k->counts[KTAP_FAIL]) {
 		*reason = xstrdup(k->planned < 0 ? "ERROR no plan line: the test file ended early"
-						 : "ERROR the plan and the results disagree");
+				  : k->planned == 0 && !k->ncases && !k->dropped
+				      ? "ERROR no tests (1..0): a file that runs none fails; "
+					"skip it with 1..0 # SKIP REASON (the harness: skip_all=)"
+				      : "ERROR the plan and the results disagree");
 	} else if (k->dropped) {
 		/* The failures may all be past what was kept: say so, or none shows. */
 		int kept = 0;

@@ -81,6 +81,8 @@ bool verdict_passed(enum verdict v);
  */
 void record_result_line(struct strbuf *sb, const struct record *r, size_t number);
 enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, char **reason);
+/* What to do about a timeout (suite: a test file of a suite, else exec), or NULL. */
+const char *timeout_hint(const struct guest_outcome *o, bool suite);
 /*
  * Creates the run folder and points latest at it. A latest link that
  * cannot be made is no failure: e->msg says why (empty otherwise).

@@ -204,8 +204,12 @@ int plain_make(char *const *given, size_t n, char **suites, struct plain_dir **d
 			goto fail;
 		}
 		for (size_t k = 0; progs[i][k]; k++) {
+			/* ok.sh is t0002-ok.sh, not t0002-ok.sh.sh. */
+			size_t len = strlen(progs[i][k]);
+			bool sh = len > 3 && !strcmp(progs[i][k] + len - 3, ".sh");
 			_cleanup_free_ char *file =
-			    xasprintf("%s/t%04zu-%s.sh", suite, k + 1, progs[i][k]);
+			    xasprintf("%s/t%04zu-%.*s.sh", suite, k + 1, (int)(sh ? len - 3 : len),
+				      progs[i][k]);
 			int r = write_wrapper(file, v[i].name, progs[i][k]);
 
 			if (r < 0) {

@@ -15,6 +15,7 @@
 
 #include "ktap.h"
 #include "supervise.h"
+#include "trace.h"
 
 struct job {
 	const struct test *t;
@@ -53,6 +54,7 @@ struct test_io {
 	int console_err;	    /* the first failed write to console.log */
 	bool live;		    /* print at once (one slot) or keep for the end */
 	struct strbuf block;	    /* the test's lines, when not live */
+	struct strbuf kblock;	    /* with -q: ktap.txt's, which -q does not shorten */
 	struct strbuf partial;	    /* an unfinished result line */
 	bool line_cut;		    /* partial reached LINE_MAX_BYTES */
 	struct esc_wait c2;	    /* the first bytes of a control sequence, maybe (escape_byte) */
@@ -193,22 +195,46 @@ void sched_write_errors(int *out, int *ktap)
 	*ktap = ktap_errno;
 }
 
+/*
+ * A line for stdout and the run's ktap.txt, at once (live) or kept for the
+ * end; a detail (the test's own KTAP, its header and summary) goes to
+ * ktap.txt only under -q, which shortens stdout alone.
+ */
+static void vemit(struct test_io *io, bool detail, const char *fmt, va_list ap)
+{
+	_cleanup_free_ char *line = xvasprintf(NULL, fmt, ap);
+	bool shown = !detail || !io->so->quiet;
+
+	if (io->live) {
+		if (io->so->out && shown)
+			put_out(line);
+		put(io->so->run_ktap, line, &ktap_errno);
+		return;
+	}
+	if (shown)
+		sb_adds(&io->block, line);
+	if (io->so->quiet)
+		sb_adds(&io->kblock, line);
+}
+
 static void emit(struct test_io *io, const char *fmt, ...) UMLRUN_PRINTF(2, 3);
 static void emit(struct test_io *io, const char *fmt, ...)
 {
-	_cleanup_free_ char *line = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	line = xvasprintf(NULL, fmt, ap);
+	vemit(io, false, fmt, ap);
 	va_end(ap);
-	if (io->live) {
-		if (io->so->out)
-			put_out(line);
-		put(io->so->run_ktap, line, &ktap_errno);
-	} else {
-		sb_adds(&io->block, line);
-	}
+}
+
+static void emit_detail(struct test_io *io, const char *fmt, ...) UMLRUN_PRINTF(2, 3);
+static void emit_detail(struct test_io *io, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vemit(io, true, fmt, ap);
+	va_end(ap);
 }
 
 static bool ktap_like(const char *l)
@@ -235,13 +261,14 @@ static void result_line(struct test_io *io, const char *l)
 			io->log_err = errno ? errno : EIO;
 	}
 	ktap_feed(io->ktap, l);
-	if (io->so->quiet || io->shown_len >= SHOWN_MAX_BYTES)
+	if (io->shown_len >= SHOWN_MAX_BYTES)
 		return;
 	io->shown_len += len;
 	if (io->shown_len < SHOWN_MAX_BYTES)
-		emit(io, "    %s%s\n", pre, l);
+		emit_detail(io, "    %s%s\n", pre, l);
 	else
-		emit(io, "    # umlrun: the rest of this test's output is only in its ktap.log\n");
+		emit_detail(
+		    io, "    # umlrun: the rest of this test's output is only in its ktap.log\n");
 }
 
 /* --check-determinism: the stream's hash, and its first KEEP_MAX_BYTES. */
@@ -566,15 +593,13 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	dprintf(sl->io.console_fd, "# %s\n", cmdline);
 	if (sl->io.live)
 		erase_progress(s);
-	if (so->quiet)
-		; /* result lines only */
-	else if (so->seeds)
-		emit(&sl->io, "# %s (seed %llu)\n", t->id,
-		     (unsigned long long)sl->spec.random_seed);
+	if (so->seeds)
+		emit_detail(&sl->io, "# %s (seed %llu)\n", t->id,
+			    (unsigned long long)sl->spec.random_seed);
 	else if (so->repeat > 1)
-		emit(&sl->io, "# %s (run %d)\n", t->id, job.attempt);
+		emit_detail(&sl->io, "# %s (run %d)\n", t->id, job.attempt);
 	else
-		emit(&sl->io, "# %s\n", t->id);
+		emit_detail(&sl->io, "# %s\n", t->id);
 	sl->gio = (struct guest_io){ on_out, on_err, on_console, &sl->io };
 	sl->started = monotonic_now();
 	return guest_start(&sl->spec, argv, &sl->gio,
@@ -742,12 +767,17 @@ static bool retry(struct sched *s, struct slot *sl, const char *reason)
 
 static void print_block(struct sched *s, struct slot *sl)
 {
-	if (sl->io.live || !sl->io.block.len)
+	const struct strbuf *k = s->so->quiet ? &sl->io.kblock : &sl->io.block;
+
+	if (sl->io.live)
 		return;
-	erase_progress(s);
-	if (s->so->out)
-		put_out(sl->io.block.buf);
-	put(s->so->run_ktap, sl->io.block.buf, &ktap_errno);
+	if (sl->io.block.len) {
+		erase_progress(s);
+		if (s->so->out)
+			put_out(sl->io.block.buf);
+	}
+	if (k->len)
+		put(s->so->run_ktap, k->buf, &ktap_errno);
 }
 
 static void slot_finish(struct sched *s, struct slot *sl)
@@ -776,11 +806,20 @@ static void slot_finish(struct sched *s, struct slot *sl)
 		_cleanup_free_ char *art = xasprintf("%s/artifacts", sl->abs);
 		size_t n = sanitize_artifacts(art);
 
+		_cleanup_free_ char *trace = xasprintf("%s/trace.txt", art);
+		unsigned long long kept, written;
+
 		if (n)
 			emit(&sl->io,
 			     "    # removed %zu symbolic link%s, FIFO%s or device%s the test left "
 			     "in /results\n",
 			     n, n > 1 ? "s" : "", n > 1 ? "s" : "", n > 1 ? "s" : "");
+		if (so->tracing && trace_overflowed(trace, &kept, &written))
+			emit(&sl->io,
+			     "    # trace: the buffer kept the newest %llu of %llu events; a "
+			     "larger one keeps more (cmdline=trace_buf_size=16M in the suite's "
+			     "settings: docs/debugging.md)\n",
+			     kept, written);
 	}
 	if (!lost)
 		lost = steal_ptr(&lost_art);
@@ -844,9 +883,10 @@ static void slot_finish(struct sched *s, struct slot *sl)
 		emit(&sl->io, "%s", line.buf);
 		sb_release(&line);
 	}
-	if (!so->quiet)
-		emit(&sl->io, "# %s: %s, %.3f simulated s, %.3f wall s\n", sl->job.t->id,
-		     verdict_name(v), o.sim_seconds, o.wall_seconds);
+	if (v == V_TIMEOUT && timeout_hint(&o, true))
+		emit(&sl->io, "# %s: %s\n", sl->job.t->id, timeout_hint(&o, true));
+	emit_detail(&sl->io, "# %s: %s, %.3f simulated s, %.3f wall s\n", sl->job.t->id,
+		    verdict_name(v), o.sim_seconds, o.wall_seconds);
 	print_block(s, sl);
 	s->done++;
 	s->wall_sum += o.wall_seconds;
@@ -860,6 +900,7 @@ out:
 	free(sl->abs);
 	sl->dir = sl->abs = NULL;
 	sb_release(&sl->io.block);
+	sb_release(&sl->io.kblock);
 	sb_release(&sl->io.partial);
 	sb_release(&sl->io.copy_line);
 	free((char *)sl->io.copy_tag);

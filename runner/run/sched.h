@@ -37,7 +37,8 @@ struct sched_opts {
 	bool seeds;
 	uint64_t seed0;
 	int console_copy; /* an fd to copy every console to (-v), or -1 */
-	bool quiet;	  /* no nested KTAP lines, results only */
+	bool quiet;	  /* on stdout, no nested KTAP lines, results only */
+	bool tracing;	  /* --trace-event: the init saves the trace (trace_overflowed) */
 	FILE *progress;	  /* a terminal to draw live status lines on, or NULL */
 	const char *run_dir;
 	FILE *run_ktap; /* the run's ktap.txt */

@@ -182,12 +182,17 @@ static int parse_text(const char *path, char *text, bool strict, struct duration
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
+		_cleanup_free_ char *shown = NULL;
+
 		lineno++;
+		/* parse_line cuts the line at its blank: the whole of it is shown. */
+		if (strict)
+			shown = str_printable(line);
 		if (parse_line(line, d) || !strict)
 			continue;
 		durations_free(d);
 		return uerr_set(e, EXIT_USAGE, "%s:%d: want 'TEST-ID SECONDS', not '%.60s'", path,
-				lineno, line);
+				lineno, shown);
 	}
 	durations_finish(d);
 	return 0;

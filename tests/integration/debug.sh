@@ -147,6 +147,11 @@ if [ "$(id -u)" -eq 0 ]; then
 	check "exec --trace-event: a fifo the guest put at /results/trace.txt blocks nothing"
 	rm -f trace.txt
 fi
+run "$umlrun" exec --timeout=100000 --trace-event=timer:hrtimer_expire_entry -- sleep 86400
+[ $rc -eq 0 ] && grep -q "^umlrun: warning: --trace-event: the buffer kept the newest [0-9]* of [0-9]* events" "$work/err" &&
+	grep -q "^# entries-in-buffer/entries-written: " trace.txt
+check "a trace whose buffer overwrote its oldest events says so"
+rm -f trace.txt
 run "$umlrun" run $R --trace-event=timer:nosuch itrace/t0001-sleep.sh
 [ $rc -eq 1 ] && grep -q '"reason": "ERROR kernel report: Failed to enable trace event: timer:nosuch' \
 	"$results/latest/results.json"

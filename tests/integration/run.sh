@@ -202,6 +202,10 @@ check "nothing is left behind after a pass"
 run "$umlrun" run $R itest/t0002-fail.sh
 [ $rc -eq 1 ] && grep -q "^not ok 1 itest/t0002-fail.sh" "$work/out"
 check "a failing test exits 1"
+run "$umlrun" run $R -q itest/t0002-fail.sh
+[ $rc -eq 1 ] && [ "$(grep -c "^ " "$work/out")" -eq 0 ] &&
+	grep -q "^    not ok 2 second" "$results/latest/ktap.txt"
+check "-q shortens stdout only: ktap.txt keeps the test's own lines"
 
 run "$umlrun" run $R --wall-timeout=5 itest/t0003-busyloop.sh
 [ $rc -eq 124 ] && grep -q "# TIMEOUT wall-clock limit of 5 s" "$work/out"
@@ -819,6 +823,12 @@ run "$umlrun" list $R --rerun-failed
 [ $rc -eq 0 ] && [ "$(wc -l <"$work/out")" -eq $((8 - passed)) ] &&
 	grep -q '"not_run": \["itest/' "$results/latest/results.json"
 check "an interrupted run lists what it never started (not_run), and --rerun-failed runs those too"
+run "$umlrun" run $R itest/t0001-pass.sh
+before=$(readlink "$results/latest")
+run "$umlrun" run $R --rerun-failed
+[ $rc -eq 0 ] && grep -q "^umlrun: --rerun-failed: the last run failed nothing; nothing to rerun" "$work/err" &&
+	[ "$(readlink "$results/latest")" = "$before" ]
+check "--rerun-failed after a run that failed nothing exits 0 and keeps that run as latest"
 for k in 1 2 3; do
 	"$umlrun" run $R "$Q" --shard=$k/3 itest >"$work/shard$k.out" 2>&1
 	cp -R "$(readlink -f "$results/latest")" "$work/shard$k"
@@ -887,6 +897,21 @@ run "$umlrun" merge --output="$work/merged6" "$work/evil3" $others
 [ $rc -eq 2 ] && grep -q 'evil3/results.json: tests\[0\]: "attempt" must be from 1 to 1000000, not 2147483647' "$work/err" &&
 	[ ! -e "$work/merged6" ]
 check "merge refuses an attempt no run makes, naming the file and the field"
+cp -R "$work/shard$k" "$work/seed7"
+sed -i 's/"random_seed": 0,/"random_seed": 7,/' "$work/seed7/results.json"
+# shellcheck disable=SC2086
+run "$umlrun" merge --output="$work/merged7" "$work/seed7" $others
+[ $rc -eq 2 ] && grep -q "seed7 ran with --random-seed 7 but .* with 0: not shards of one run" "$work/err" &&
+	[ ! -e "$work/merged7" ]
+check "merge refuses shards run with another --random-seed (the merged run names one)"
+cp -R "$work/shard$k" "$work/nodirs"
+rm -rf "$work/nodirs/itest"
+# shellcheck disable=SC2086
+run "$umlrun" merge --output="$work/merged8" "$work/nodirs" $others
+# 3 when every test passed, 1 when one failed (a failure is the more serious).
+[ $rc -eq "$(grep -q '"result": "fail"' "$work/merged8/results.json" && echo 1 || echo 3)" ] &&
+	grep -q '"lost": "its folder itest/[^ ]* was not in [^ ]*nodirs when merged"' "$work/merged8/results.json"
+check "merge of a shard whose test folders are gone marks those tests lost (exit 3 unless a test failed)"
 
 # ---- exec ----
 run "$umlrun" exec -- sh -c 'echo out; echo err >&2; exit 7'

@@ -31,8 +31,10 @@ static const char *const passing[] = { "1..2", "ok 1 a", "ok 2 b", NULL };
 static const char *const failing[] = { "1..2", "ok 1 a", "not ok 2 b", NULL };
 static const char *const skip_all[] = { "1..0 # SKIP no hwsim", NULL };
 static const char *const all_skipped[] = { "1..1", "ok 1 a # SKIP nope", NULL };
+static const char *const two_skipped[] = { "1..2", "ok 1 a # SKIP nope", "ok 2 b # SKIP no", NULL };
 static const char *const no_plan[] = { "ok 1 a", NULL };
 static const char *const short_plan[] = { "1..3", "ok 1 a", NULL };
+static const char *const no_tests[] = { "1..0", NULL };
 
 static void check(const struct guest_outcome *o, const char *const *lines, enum verdict want,
 		  const char *want_reason, const char *name)
@@ -56,11 +58,14 @@ static void test_verdicts(void)
 	check(&o, passing, V_PASS, NULL, "exit 0, KTAP passed: pass, no reason");
 	check(&o, failing, V_FAIL, NULL, "exit 0, a case failed: fail");
 	check(&o, skip_all, V_SKIP, "SKIP no hwsim", "1..0 # SKIP: skip with its reason");
-	check(&o, all_skipped, V_SKIP, "SKIP every test skipped", "every case skipped: skip");
+	check(&o, all_skipped, V_SKIP, "SKIP nope", "the one case skipped: skip, its reason");
+	check(&o, two_skipped, V_SKIP, "SKIP every test skipped", "every case skipped: skip");
 	check(&o, no_plan, V_FAIL, "ERROR no plan line", "no plan: fail, says so");
 	check(&o, short_plan, V_FAIL, "ERROR the plan and the results disagree",
 	      "short of the plan: fail, says so");
 	check(&o, NULL, V_FAIL, "ERROR no plan line", "no KTAP at all: fail");
+	check(&o, no_tests, V_FAIL, "ERROR no tests (1..0): a file that runs none fails; skip",
+	      "1..0 without SKIP: fail, says why and how to skip");
 	o.job_exit = 1;
 	check(&o, passing, V_FAIL, NULL, "exit 1, KTAP passed: fail");
 	check(&o, failing, V_FAIL, NULL, "exit 1, a case failed: fail");
@@ -516,7 +521,7 @@ static void test_dropped_failures(void)
 
 int main(void)
 {
-	plan(102);
+	plan(106);
 	test_verdicts();
 	test_exit_code();
 	test_reports();
