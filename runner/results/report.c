@@ -464,8 +464,11 @@ void record_result_line(struct strbuf *sb, const struct record *r, size_t number
 {
 	sb_printf(sb, "%s %zu %s", verdict_passed(r->verdict) ? "ok" : "not ok", number,
 		  r->test->id);
+	/* --repeat: run 1 is the id alone, as without --repeat; the others say which. */
 	if (r->seeded)
 		sb_printf(sb, "@%lld", r->seed);
+	else if (r->attempt > 1)
+		sb_printf(sb, " (run %d)", r->attempt);
 	if (r->reason) {
 		/* The reason may hold a guest's bytes (a panic line, the init's error). */
 		_cleanup_free_ char *shown = str_shown(r->reason);

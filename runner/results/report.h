@@ -77,7 +77,7 @@ bool verdict_passed(enum verdict v);
 /*
  * The line that ends a test file's block in the run's KTAP, the one
  * format for sched.c (as the run goes) and merge.c (rebuilding it):
- * "ok|not ok NUMBER ID[ # REASON]\n".
+ * "ok|not ok NUMBER ID[@SEED| (run K)][ # REASON]\n".
  */
 void record_result_line(struct strbuf *sb, const struct record *r, size_t number);
 enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, char **reason);
