@@ -30,7 +30,8 @@ static pid_t stderr_owner;
 
 static void stderr_at_exit(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	static const int sigs[] = { SIGINT,  SIGTERM, SIGHUP,	 SIGQUIT, SIGPIPE, SIGUSR1,
+				    SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ };
 	sigset_t blocked, watch;
 	int sfd = -1;
 
@@ -46,6 +47,24 @@ static void stderr_at_exit(void)
 	outq_drain(&outq_stderr, sfd);
 	if (sfd >= 0)
 		close(sfd);
+}
+
+void std_fds_fill(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		int n;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* The lowest free descriptor: fd itself, those below it being open. */
+		n = open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+		if (n != fd)
+			_exit(EXIT_INFRA);
+		if (fd == STDOUT_FILENO)
+			outq_stdout.closed = true;
+		else if (fd == STDERR_FILENO)
+			outq_stderr.closed = true;
+	}
 }
 
 void stderr_queue_init(void)
@@ -323,6 +342,7 @@ void outq_flush(struct outq *q)
 			break;
 		if (w <= 0) {
 			q->err = w < 0 ? errno : EIO;
+			q->lost += n;
 			break;
 		}
 		q->off += (size_t)w;
@@ -340,8 +360,12 @@ void outq_flush(struct outq *q)
 
 void outq_add(struct outq *q, const void *data, size_t len)
 {
-	if (q->err)
+	if (q->closed && !q->err)
+		q->err = EBADF;
+	if (q->err) {
+		q->lost += len;
 		return;
+	}
 	if (q->buf.len - q->off + len > OUTQ_MAX) {
 		q->dropped += len;
 		return;

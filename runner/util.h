@@ -62,6 +62,13 @@ void note(const char *fmt, ...) UMLRUN_PRINTF(1, 2);
  * child, they are written directly.
  */
 void stderr_queue_init(void);
+/*
+ * fds 0, 1 and 2 that are closed (umlrun >&-) get /dev/null, or the first
+ * pipe or signalfd would take their place (a pipe as a child's stdout, the
+ * results written into ktap.txt); a closed 1 or 2 then fails its queue's
+ * writes with EBADF, as a closed descriptor would.
+ */
+void std_fds_fill(void);
 void stderr_add(const char *text, size_t len);
 
 void *xmalloc(size_t n);
@@ -126,7 +133,9 @@ struct outq {
 	struct strbuf buf;
 	size_t off;	/* bytes of buf already written */
 	size_t dropped; /* bytes dropped past OUTQ_MAX */
+	size_t lost;	/* bytes not written for err */
 	int err;	/* the first write error (EPIPE: the reader went away) */
+	bool closed;	/* the fd was closed when umlrun started (std_fds_fill) */
 };
 #define OUTQ_MAX ((size_t)64 << 20)
 /* Past this much waiting, a producer that can wait (exec's guest) is made to. */

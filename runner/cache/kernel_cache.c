@@ -631,7 +631,12 @@ static int plan_source(const struct kernel_opts *o, struct kernel_plan *p, struc
 			    "kernel source %s is missing: install it with 'apt-get install "
 			    "linux-source-%s' (or give --kernel-src DIR)",
 			    o->tarball, o->version ? o->version->name : KERNEL_DEFAULT);
-		sb_printf(inputs, "source: tarball %s size=%lld mtime=%lld\n", o->tarball,
+		/*
+		 * By name, size and mtime, not path: a cache restored elsewhere
+		 * (a CI cache under another project folder) keeps its kernels.
+		 */
+		sb_printf(inputs, "source: tarball %s size=%lld mtime=%lld\n",
+			  strrchr(o->tarball, '/') ? strrchr(o->tarball, '/') + 1 : o->tarball,
 			  (long long)st.st_size, (long long)st.st_mtime);
 		return 0;
 	}
@@ -881,7 +886,19 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 	unlink(log);
 	if (!o->src && tarball_tree(o, root, &p, -1, &p.src, e) < 0)
 		goto out;
-	bdir = xasprintf("%s/builds/%.16s", root, p.bkey);
+	{
+		/*
+		 * The build folder names the source's path (src/ is in the
+		 * cache): a cache that moved builds in a folder of its own.
+		 */
+		struct hasher *h = hasher_new();
+		char hex[65];
+
+		hasher_add_str(h, p.bkey);
+		hasher_add_str(h, root);
+		hasher_final(h, hex);
+		bdir = xasprintf("%s/builds/%.16s", root, hex);
+	}
 	if (mkdir_p(bdir, 0755) < 0) {
 		uerr_sys(e, EXIT_INFRA, "cannot create %s", bdir);
 		goto out;

@@ -816,6 +816,9 @@ struct run {
 	size_t nnot_run;
 };
 
+/* A signal that came while the reports were written (finish_run, finish_stdout). */
+static int late_signal;
+
 /* The tests a run that stopped early never started: --rerun-failed runs them too. */
 static void find_not_run(const struct test_list *tests, struct run *run)
 {
@@ -1016,6 +1019,24 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 		run->exit_code = EXIT_INFRA;
 	}
 	write_reports(s, run, example);
+	/*
+	 * A signal while they were written: the run ends as it says, and so
+	 * do the reports, written again (finish_stdout then waits for no
+	 * reader).
+	 */
+	{
+		int sig;
+
+		while ((sig = supervise_read_signal(supervise_signalfd())) == SIGCHLD)
+			;
+		if (sig > 0) {
+			late_signal = sig;
+			if (!run->res.host_signal)
+				run->res.host_signal = sig;
+			run->exit_code = EXIT_SIGNAL_BASE + sig;
+			write_reports(s, run, example);
+		}
+	}
 }
 
 /*
@@ -1261,12 +1282,18 @@ static size_t passed_count(const struct record *rec, size_t n, char *also, size_
  */
 static void finish_stdout(int *exit_code)
 {
-	int sig = outq_drain(&outq_stdout, supervise_signalfd());
+	int sig = late_signal;
+
+	if (!sig)
+		sig = outq_drain(&outq_stdout, supervise_signalfd());
 
 	if (!sig)
 		sig = outq_drain(&outq_stderr, supervise_signalfd()); /* -v's copy */
 
-	/* One that came while the reports were written: the run ends as it says. */
+	/*
+	 * One that came while the output drained ends umlrun by it; the
+	 * reports, written before, keep the run's own status.
+	 */
 	while (!sig && (sig = supervise_read_signal(supervise_signalfd())) == SIGCHLD)
 		sig = 0;
 	if (sig) {
@@ -1946,6 +1973,12 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 			return EXIT_SIGNAL_BASE + sig;
 		}
 		/* exec keeps no other copy: output lost is an error, not a pass. */
+		if (outq_stdout.lost && outq_stdout.err != EPIPE) {
+			warn("the command's output could not be written to stdout: %s",
+			     strerror(outq_stdout.err));
+			session_end(&s);
+			return EXIT_INFRA;
+		}
 		if (outq_stdout.dropped || outq_stderr.dropped) {
 			warn(
 			    "%zu bytes of the guest's output were lost: its reader did not keep up",
@@ -2179,6 +2212,7 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct uerr e;
 
+	std_fds_fill();
 	stderr_queue_init();
 	if (opts_parse(argc, argv, &o, &e) < 0)
 		uerr_die(&e);

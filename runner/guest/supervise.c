@@ -41,9 +41,14 @@ const char *guest_end_name(enum guest_end e)
 
 /*
  * SIGPIPE too: a reader of stdout or stderr that goes away (`| head`) ends
- * the run as a signal does, with the reports written, not umlrun alone.
+ * the run as a signal does, with the reports written, not umlrun alone. So
+ * does every other signal whose default ends a process and that a user or
+ * a limit may send (kill -USR1, setrlimit's SIGXCPU and SIGXFSZ: blocked,
+ * a write past RLIMIT_FSIZE fails with EFBIG instead).
  */
-static const int watched_signals[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+static const int watched_signals[] = { SIGCHLD, SIGINT,	 SIGTERM, SIGHUP,  SIGQUIT,
+				       SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+				       SIGPROF, SIGXCPU, SIGXFSZ };
 
 /*
  * The signals umlrun reads from its signalfd: not one its parent set to be
@@ -61,6 +66,18 @@ static void watched_set(sigset_t *set)
 			continue;
 		sigaddset(set, watched_signals[i]);
 	}
+}
+
+int supervise_pending_signal(void)
+{
+	sigset_t pending;
+
+	if (sigpending(&pending) < 0)
+		return 0;
+	for (size_t i = 1; i < sizeof(watched_signals) / sizeof(watched_signals[0]); i++)
+		if (sigismember(&pending, watched_signals[i]) == 1)
+			return watched_signals[i];
+	return 0;
 }
 
 void supervise_block_signals(void)
@@ -339,8 +356,14 @@ UMLRUN_NORETURN static void be_namespace_init(const char *exe, char **argv)
 	int st;
 	pid_t w, pid = fork();
 
-	if (pid < 0)
+	if (pid < 0) {
+		/* As setup_failed says it: fd 4 is the control channel by now. */
+		int err = errno;
+
+		dprintf(4, "\nsetup-error cannot start the guest's process: %s%s\n", strerror(err),
+			err == EAGAIN ? " (the process limit: ulimit -u?)" : "");
 		_exit(126);
+	}
 	if (pid == 0) {
 		execv(exe, argv);
 		dprintf(2, "%s: cannot run %s: %s\n", prog_name, exe, strerror(errno));

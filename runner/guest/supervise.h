@@ -9,9 +9,10 @@
  * not leave a guest running. A wall-clock timer bounds every guest: under
  * time-travel=inf-cpu a busy loop never advances simulated time.
  *
- * Before calling guest_run, the caller blocks SIGCHLD, SIGINT, SIGTERM,
- * SIGHUP and SIGQUIT (supervise_block_signals); they are read from a
- * signalfd inside the loop, so none arrives between checks unseen.
+ * Before calling guest_run, the caller blocks SIGCHLD and the signals that
+ * would end umlrun (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1...:
+ * supervise_block_signals); they are read from a signalfd inside the
+ * loop, so none arrives between checks unseen.
  */
 #ifndef UMLRUN_SUPERVISE_H
 #define UMLRUN_SUPERVISE_H
@@ -74,6 +75,8 @@ const char *guest_end_name(enum guest_end e);
  */
 const char *guest_crash_mark(const char *text, size_t len);
 void supervise_block_signals(void);
+/* One of those, other than SIGCHLD, that has come and waits (sigpending), or 0. */
+int supervise_pending_signal(void);
 /*
  * Hands the terminal (fd 0, when it is one) to the process group pgid.
  * Taking it from the background raises SIGTTOU, blocked around the call.

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "merge.h"
+#include "supervise.h"
 
 #include <dirent.h>
 #include <signal.h>
@@ -411,15 +412,11 @@ static int copy_tree(int sdir, int ddir, const char *src, struct uerr *e)
  */
 static int interrupted(struct uerr *e)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
-	sigset_t pending;
+	int sig = supervise_pending_signal();
 
-	if (sigpending(&pending) < 0)
-		return 0;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (sigismember(&pending, sigs[i]) == 1)
-			return uerr_set(e, EXIT_SIGNAL_BASE + sigs[i], "merge interrupted by %s",
-					sigabbrev_np(sigs[i]));
+	if (sig)
+		return uerr_set(e, EXIT_SIGNAL_BASE + sig, "merge interrupted by %s",
+				sigabbrev_np(sig));
 	return 0;
 }
 

@@ -967,6 +967,15 @@ nothing_left
 check "SIGTERM leaves no process, umid or staging folder behind"
 grep -q '"result": "interrupted"' "$results/latest/results.json"
 check "SIGTERM still writes results.json with the interrupted test"
+"$umlrun" run $R --time-travel=off itest/t0006-clock.sh >"$work/out" 2>"$work/err" &
+pid=$!
+wait_for_header && sleep 1
+kill -USR1 $pid
+wait $pid
+rc=$?
+[ $rc -eq 138 ] && grep -q '"result": "interrupted"' "$results/latest/results.json" &&
+	grep -q '"exit_code": 138' "$results/latest/results.json" && nothing_left
+check "SIGUSR1 (any signal that would end umlrun) ends the run as SIGTERM does, results.json written"
 # A reader that goes away (| head): SIGPIPE ends the run like SIGTERM.
 rc=$( { "$umlrun" run $R --time-travel=off itest/t0007-short-sleep.sh 2>"$work/err"; echo $? >"$work/rc"; } | head -n 1 >/dev/null; cat "$work/rc")
 [ "$rc" -eq 141 ] && grep -q '"exit_code": 141' "$results/latest/results.json" && nothing_left
@@ -978,6 +987,22 @@ check "result lines that cannot be written to stdout (/dev/full) exit 3, the run
 run sh -c '"$1" list $2 >/dev/full' sh "$umlrun" "--suite-dir=$suites"
 [ $rc -eq 3 ] && grep -q "^umlrun: cannot write the list to stdout: No space left on device" "$work/err"
 check "a list that cannot be written to stdout (/dev/full) exits 3, saying so"
+run sh -c '"$1" exec -- echo hi >/dev/full' sh "$umlrun"
+[ $rc -eq 3 ] && grep -q "^umlrun: warning: the command's output could not be written to stdout: No space left on device" "$work/err"
+check "exec whose output cannot be written (/dev/full) exits 3, saying so"
+# Closed descriptors (>&-): the first pipe or signalfd took their place once
+# (the compiler's version read as empty, a new kernel build; exec hung).
+run sh -c 'timeout 60 "$1" exec -- true <&- >&-' sh "$umlrun"
+[ $rc -eq 0 ] && ! grep -q building "$work/err"
+check "exec with stdin and stdout closed runs on the cached kernel"
+run sh -c 'timeout 60 "$1" exec -- echo hi >&-' sh "$umlrun"
+[ $rc -eq 3 ] && grep -q "could not be written to stdout: Bad file descriptor" "$work/err"
+check "exec with stdout closed and output to write exits 3 (it hung)"
+run sh -c 'timeout 60 "$1" run $2 itest/t0001-pass.sh >&-' sh "$umlrun" "$R"
+[ $rc -eq 3 ] && grep -q "^umlrun: cannot write the results to stdout: Bad file descriptor" "$work/err" &&
+	[ "$(head -n 1 "$results/latest/ktap.txt")" = "KTAP version 1" ] &&
+	[ "$(grep -c "^KTAP version 1" "$results/latest/ktap.txt")" -eq 1 ]
+check "run with stdout closed exits 3; ktap.txt holds the run once (the results went into it)"
 mkfifo "$work/fifo"
 bad=0
 for f in /dev/zero "$work/fifo"; do
