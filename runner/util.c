@@ -56,14 +56,14 @@ void std_fds_fill(void)
 
 		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
 			continue;
-		/* The lowest free descriptor: fd itself, those below it being open. */
-		n = open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+		/*
+		 * The lowest free descriptor: fd itself, those below it being
+		 * open. Read-only, so that a write fails with EBADF as it did
+		 * on the closed fd, in umlrun and in what it runs.
+		 */
+		n = open("/dev/null", O_RDONLY);
 		if (n != fd)
 			_exit(EXIT_INFRA);
-		if (fd == STDOUT_FILENO)
-			outq_stdout.closed = true;
-		else if (fd == STDERR_FILENO)
-			outq_stderr.closed = true;
 	}
 }
 
@@ -301,6 +301,9 @@ static int outq_wfd(struct outq *q)
 	if (q->wfd >= 0)
 		return q->wfd;
 	q->wfd = q->fd;
+	/* Not opened for writing (std_fds_fill's stand-in for a closed fd): EBADF it is. */
+	if ((fcntl(q->fd, F_GETFL) & O_ACCMODE) == O_RDONLY)
+		return q->wfd;
 	if (fstat(q->fd, &st) == 0 && !S_ISREG(st.st_mode)) {
 		_cleanup_free_ char *self = xasprintf("/proc/self/fd/%d", q->fd);
 		int fd = open(self, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -360,8 +363,6 @@ void outq_flush(struct outq *q)
 
 void outq_add(struct outq *q, const void *data, size_t len)
 {
-	if (q->closed && !q->err)
-		q->err = EBADF;
 	if (q->err) {
 		q->lost += len;
 		return;

@@ -65,8 +65,8 @@ void stderr_queue_init(void);
 /*
  * fds 0, 1 and 2 that are closed (umlrun >&-) get /dev/null, or the first
  * pipe or signalfd would take their place (a pipe as a child's stdout, the
- * results written into ktap.txt); a closed 1 or 2 then fails its queue's
- * writes with EBADF, as a closed descriptor would.
+ * results written into ktap.txt), opened read-only: a write to 1 or 2
+ * still fails with EBADF, as on the closed descriptor.
  */
 void std_fds_fill(void);
 void stderr_add(const char *text, size_t len);
@@ -135,7 +135,6 @@ struct outq {
 	size_t dropped; /* bytes dropped past OUTQ_MAX */
 	size_t lost;	/* bytes not written for err */
 	int err;	/* the first write error (EPIPE: the reader went away) */
-	bool closed;	/* the fd was closed when umlrun started (std_fds_fill) */
 };
 #define OUTQ_MAX ((size_t)64 << 20)
 /* Past this much waiting, a producer that can wait (exec's guest) is made to. */

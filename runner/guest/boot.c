@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -648,18 +647,20 @@ static bool mount_below_shows_in(FILE *f, const char *host, const char *dir)
 {
 	struct mount_entry m, best = { 0 };
 	char in_fs[PATH_MAX];
-	struct stat st;
 	size_t blen = 0;
 
-	if (stat(dir, &st) < 0)
-		return false;
-	/* The mount that holds dir, and dir's path within its file system. */
+	/*
+	 * The mount that holds dir (the last of those on the longest mount
+	 * point above it: a later mount hides an earlier one), and dir's
+	 * path within its file system. By mountinfo's device, not stat's:
+	 * btrfs gives each subvolume a device of its own.
+	 */
 	while (mountinfo_next(f, &m))
 		if (path_within(dir, m.point) && strlen(m.point) >= blen) {
 			best = m;
 			blen = strlen(m.point);
 		}
-	if (!blen || best.major != major(st.st_dev) || best.minor != minor(st.st_dev))
+	if (!blen)
 		return false;
 	snprintf(in_fs, sizeof(in_fs), "%s%s", strcmp(best.root, "/") ? best.root : "",
 		 dir + (strcmp(best.point, "/") ? blen : 0));

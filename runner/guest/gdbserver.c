@@ -120,19 +120,14 @@ static bool wait_ready(int fd)
  * running it. gdbserver never asks, but a guest program can replace it on
  * the line. So the line reaches gdb through a relay that reads what each
  * side sends, packet by packet ($DATA#CS, and %NOTIFICATION#CS from the
- * target), and ends the line at the first such request. A target's 'F'
- * packet is an answer, not a request, only right after gdb's own vFile:
- * packet (gdb's I/O on the target's files).
+ * target), and ends the line at the first such request: a target's 'F'
+ * packet whose call is a name (Fopen,..., Fwrite,...: each has a letter
+ * past f before its first ',' or ';'), or any 'F' packet but the one that
+ * answers gdb's own vFile: packet (gdb's I/O on the target's files: F, a
+ * hex number, then ',', ';' or the end).
+ *
+ * rsp_from_gdb scans gdb's byte c and marks vFile: packets in *vfile.
  */
-struct rsp_scan {
-	bool in;      /* inside a packet's data */
-	char kind;    /* '$' or '%' */
-	char head[8]; /* the data's first bytes */
-	size_t n;     /* how many of them */
-	bool vfile;   /* (gdb's side) the last packet was vFile: */
-};
-
-/* Scans gdb's byte c; marks vFile: packets in *vfile. */
 static void rsp_from_gdb(struct rsp_scan *s, char c, bool *vfile)
 {
 	if (c == '$') {
@@ -146,29 +141,68 @@ static void rsp_from_gdb(struct rsp_scan *s, char c, bool *vfile)
 	}
 }
 
-/* Scans the target's byte c: false for the first byte of a File-I/O request. */
+/* Whether c may stand at position n (from 0) of the hex number an 'F' answer holds. */
+static bool answer_char(char c, size_t n)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') ||
+	       (c == '-' && n == 0);
+}
+
+/* Scans the target's byte c: false for a byte of a File-I/O request. */
 static bool rsp_from_target(struct rsp_scan *s, char c, bool *vfile)
 {
-	if (c == '$' || c == '%') {
+	size_t at;
+
+	/* '$' restarts a packet anywhere (as gdb reads it); '%', never escaped, only outside one.
+	 */
+	if (c == '$' || (c == '%' && !s->in)) {
 		s->in = true;
 		s->kind = c;
 		s->n = 0;
+		s->delim = false;
 		return true;
 	}
 	if (!s->in)
 		return true;
 	if (c == '#') {
 		s->in = false;
-		*vfile = false; /* answered */
+		/* A packet answered vFile: (a notification answers nothing). */
+		if (s->kind == '$')
+			*vfile = false;
 		return true;
 	}
 	if (s->n < sizeof(s->head))
 		s->head[s->n++] = c;
-	if (*vfile)
+	if (s->kind == '%')
+		return !(s->n == 6 && !memcmp(s->head, "Stop:F", 6));
+	if (s->n == 1)
+		return c != 'F' || *vfile;
+	if (s->head[0] != 'F' || s->delim)
 		return true;
-	if (s->kind == '$')
-		return !(s->n == 1 && c == 'F');
-	return !(s->n == 6 && !memcmp(s->head, "Stop:F", 6));
+	/* An 'F' packet gdb waits for as an answer: a number, not a call's name. */
+	if (c == ',' || c == ';') {
+		s->delim = true;
+		return true;
+	}
+	at = s->n - 2;
+	return answer_char(c, at);
+}
+
+void gdbserver_scan_gdb(struct rsp_relay *r, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		rsp_from_gdb(&r->from_gdb, buf[i], &r->vfile);
+}
+
+bool gdbserver_scan_target(struct rsp_relay *r, const char *buf, size_t n, size_t *safe)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!rsp_from_target(&r->from_target, buf[i], &r->vfile)) {
+			*safe = i;
+			return false;
+		}
+	*safe = n;
+	return true;
 }
 
 static bool write_all(int fd, const char *p, size_t n)
@@ -189,8 +223,8 @@ static bool write_all(int fd, const char *p, size_t n)
 /* Relays line <-> peer (gdb's end) until both have ended. */
 static int relay(int line, int peer)
 {
-	struct rsp_scan from_gdb = { 0 }, from_target = { 0 };
-	bool vfile = false, line_open = true, peer_open = true;
+	struct rsp_relay scan = { 0 };
+	bool line_open = true, peer_open = true;
 	char buf[4096];
 
 	while (line_open || peer_open) {
@@ -211,18 +245,19 @@ static int relay(int line, int peer)
 				line_open = false;
 				shutdown(peer, SHUT_WR);
 			} else {
-				for (ssize_t i = 0; i < r; i++)
-					if (!rsp_from_target(&from_target, buf[i], &vfile)) {
-						write_all(peer, buf, (size_t)i);
-						dprintf(2,
-							"%s: --gdb-guest: the guest asked gdb for "
-							"the host's files (a File-I/O request); "
-							"refused, and the line to gdb closed\n",
-							prog_name);
-						shutdown(line, SHUT_RDWR);
-						shutdown(peer, SHUT_RDWR);
-						return 1;
-					}
+				size_t safe;
+
+				if (!gdbserver_scan_target(&scan, buf, (size_t)r, &safe)) {
+					write_all(peer, buf, safe);
+					dprintf(2,
+						"%s: --gdb-guest: the guest asked gdb for "
+						"the host's files (a File-I/O request); "
+						"refused, and the line to gdb closed\n",
+						prog_name);
+					shutdown(line, SHUT_RDWR);
+					shutdown(peer, SHUT_RDWR);
+					return 1;
+				}
 				if (!write_all(peer, buf, (size_t)r))
 					return 1;
 			}
@@ -235,8 +270,7 @@ static int relay(int line, int peer)
 				peer_open = false;
 				shutdown(line, SHUT_WR);
 			} else {
-				for (ssize_t i = 0; i < r; i++)
-					rsp_from_gdb(&from_gdb, buf[i], &vfile);
+				gdbserver_scan_gdb(&scan, buf, (size_t)r);
 				if (!write_all(line, buf, (size_t)r))
 					return 1;
 			}

@@ -36,6 +36,29 @@ struct gdbserver_line {
 	int host;   /* gdb's end */
 };
 
+/*
+ * The relay's reading of the remote protocol on the line (gdbserver.c
+ * says why): each direction's packet state, and whether gdb's last
+ * packet was vFile: (its answer is an 'F' packet).
+ */
+struct rsp_scan {
+	bool in;      /* inside a packet's data */
+	char kind;    /* '$' or '%' */
+	char head[8]; /* the data's first bytes */
+	size_t n;     /* how many of them */
+	bool delim;   /* an 'F' packet's first ',' or ';' has come */
+};
+struct rsp_relay {
+	struct rsp_scan from_gdb, from_target;
+	bool vfile;
+};
+void gdbserver_scan_gdb(struct rsp_relay *r, const char *buf, size_t n);
+/*
+ * False at the first byte of a File-I/O request from the target, *safe
+ * the bytes before it (what may still reach gdb); true with *safe = n.
+ */
+bool gdbserver_scan_target(struct rsp_relay *r, const char *buf, size_t n, size_t *safe);
+
 /* The pair, both ends close-on-exec. */
 int gdbserver_line_open(struct gdbserver_line *l, struct uerr *e);
 void gdbserver_line_close(struct gdbserver_line *l);

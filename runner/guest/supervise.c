@@ -324,6 +324,32 @@ void terminal_to(pid_t pgid)
  * UML channel a guest could open (a port, a socket) reaches the host's
  * network, whatever Landlock's ABI covers.
  */
+static pid_t clone_flags(unsigned long flags)
+{
+	return (pid_t)syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL, NULL);
+}
+
+/*
+ * The namespaces, with a network namespace when the host makes one: a
+ * kernel without CONFIG_NET_NS (EINVAL) or with no namespaces to spare
+ * (ENOSPC, user.max_net_namespaces) runs the guest in the host's
+ * network, said once.
+ */
+static pid_t clone_guest(unsigned long flags)
+{
+	static bool no_netns;
+	pid_t pid;
+
+	if (!no_netns) {
+		pid = clone_flags(flags | CLONE_NEWNET);
+		if (pid >= 0 || (errno != EINVAL && errno != ENOSPC))
+			return pid;
+		no_netns = true;
+		warn_sys("no network namespace for the guests (they share the host's network)");
+	}
+	return clone_flags(flags);
+}
+
 static pid_t fork_guest(const struct confine_plan *cp, bool gdb)
 {
 	/* gdb finds its inferior in /proc by pid: the host's /proc, the host's pids. */
@@ -331,12 +357,9 @@ static pid_t fork_guest(const struct confine_plan *cp, bool gdb)
 		return fork();
 	if (cp->mount_ns)
 		/* No fallback: the plan promised a jail (confine.h). */
-		return (pid_t)syscall(SYS_clone,
-				      CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | SIGCHLD, NULL,
-				      NULL, NULL, NULL);
+		return clone_guest(CLONE_NEWPID | CLONE_NEWNS);
 	if (geteuid() == 0) {
-		pid_t pid = (pid_t)syscall(SYS_clone, CLONE_NEWPID | CLONE_NEWNET | SIGCHLD, NULL,
-					   NULL, NULL, NULL);
+		pid_t pid = clone_guest(CLONE_NEWPID);
 
 		if (pid >= 0 || errno != EPERM)
 			return pid;

@@ -78,13 +78,17 @@ static const char *str_or(const char *s, const char *none)
 	return s ? s : none;
 }
 
-static bool strv_same(char *const *a, size_t na, char *const *b, size_t nb)
+/* Two --overlay lists alike by the folders' names: each runner has its checkout elsewhere. */
+static bool overlays_alike(char *const *a, size_t na, char *const *b, size_t nb)
 {
 	if (na != nb)
 		return false;
-	for (size_t i = 0; i < na; i++)
-		if (strcmp(a[i], b[i]))
+	for (size_t i = 0; i < na; i++) {
+		const char *x = strrchr(a[i], '/'), *y = strrchr(b[i], '/');
+
+		if (strcmp(x ? x + 1 : a[i], y ? y + 1 : b[i]))
 			return false;
+	}
 	return true;
 }
 
@@ -92,7 +96,9 @@ static bool strv_same(char *const *a, size_t na, char *const *b, size_t nb)
  * What the merged results.json says of the whole run, shard 1's: every
  * shard must have run under it, or the record would misstate how some
  * tests ran (their clock's start, random numbers, simulated system call
- * cost, programs laid over the root, or the order of the split).
+ * cost, programs laid over the root). --shuffle's seed orders a shard's
+ * own tests, not the split: shards of different seeds merge, and the
+ * merged run names none.
  */
 static int same_settings(const struct loaded_run *a, const struct loaded_run *b, struct uerr *e)
 {
@@ -109,15 +115,11 @@ static int same_settings(const struct loaded_run *a, const struct loaded_run *b,
 		what = "--random-seed";
 		xs = xasprintf("%lld", x->random_seed);
 		ys = xasprintf("%lld", y->random_seed);
-	} else if (x->seed != y->seed) {
-		what = "--shuffle";
-		xs = xasprintf("%lld", x->seed);
-		ys = xasprintf("%lld", y->seed);
 	} else if (!str_eq(x->cpu_cost, y->cpu_cost)) {
 		what = "--cpu-cost";
 		xs = xstrdup(str_or(x->cpu_cost, "(none)"));
 		ys = xstrdup(str_or(y->cpu_cost, "(none)"));
-	} else if (!strv_same(x->overlays, x->noverlays, y->overlays, y->noverlays)) {
+	} else if (!overlays_alike(x->overlays, x->noverlays, y->overlays, y->noverlays)) {
 		what = "--overlay";
 		xs = x->noverlays ? xstrdup(x->overlays[0]) : xstrdup("(none)");
 		ys = y->noverlays ? xstrdup(y->overlays[0]) : xstrdup("(none)");
@@ -527,6 +529,8 @@ static struct run_info merged_info(const struct shards *s, const struct record *
 			ri.confinement = "mixed (see each shard's results.json)";
 		if (ri.userspace && (!si->userspace || strcmp(si->userspace, ri.userspace)))
 			ri.userspace = "mixed (see each shard's results.json)";
+		if (si->seed != ri.seed)
+			ri.seed = 0; /* no one seed replays the whole run's order */
 	}
 	ri.exit_code = interrupted ? interrupted : exit_code_of(r, n);
 	return ri;

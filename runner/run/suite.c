@@ -154,10 +154,11 @@ static const char *settings_split(char *line, char **val)
  * host's sound devices, a device tree or initrd read from the host, and
  * its --help and --version, which end it at once. Confinement keeps the
  * files out of reach, but a suite has no business naming them. A name
- * ending in '*' is refused by its start, in '#' by its start and a digit.
+ * ending in '*' is refused by its start (vec: the kernel reads vec+0 as
+ * vec0), in '#' by its start and a digit.
  */
 static const char *const uml_host_words[] = { "ubd*",	     "udb*",	     "fake_ide",   "eth#",
-					      "vec#",	     "iomem",	     "mconsole",   "xterm",
+					      "vec*",	     "iomem",	     "mconsole",   "xterm",
 					      "initrd",	     "dtb",	     "dsp",	   "mixer",
 					      "hostaudio.*", "virtio_uml.*", "vfio_uml.*", "stderr",
 					      "ncpus",	     "noreboot",     "__*" };

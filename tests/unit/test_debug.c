@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "boot.h"
 #include "gdb.h"
+#include "gdbserver.h"
 #include "kernel_cache.h"
 #include "options.h"
 #include "profile.h"
@@ -223,9 +224,45 @@ static void test_profile_key(void)
 	rm_rf(dir);
 }
 
+/* target: what the target sends after gdb sent gdb (or NULL); how much reaches gdb. */
+static size_t relay_passes(const char *gdb, const char *target)
+{
+	struct rsp_relay r = { 0 };
+	size_t safe;
+
+	if (gdb)
+		gdbserver_scan_gdb(&r, gdb, strlen(gdb));
+	gdbserver_scan_target(&r, target, strlen(target), &safe);
+	return safe;
+}
+
+static void test_relay(void)
+{
+	static const char ok_stop[] = "+$T0506:0*,;07:b0e6ffffff7f0000;thread:p2a.2a;core:0;#3c";
+	static const char notif_then_answer[] = "+%Stop:T05thread:p1.1;#00$F5#00";
+
+	is_int(relay_passes("$c#63", ok_stop), strlen(ok_stop), "relay: a stop reply passes");
+	is_int(relay_passes("$c#63", "+$Fopen,100000/12,601,1a4#00"), 2,
+	       "relay: a File-I/O request is cut at its F");
+	is_int(relay_passes("$c#63", "%Stop:Fwrite,1,2,3#00"), 6,
+	       "relay: a File-I/O request as a notification is cut too");
+	is_int(relay_passes("$vFile:open:2f6574632f706173737764,0,0#00", "$F5#00"), 6,
+	       "relay: the answer to gdb's vFile: passes");
+	is_int(relay_passes("$vFile:pread:5,100,0#00", "$F3;a%b#00"), 10,
+	       "relay: a vFile: answer's data may hold '%'");
+	is_int(relay_passes("$vFile:close:5#00", "$Fclose,5#00"), 3,
+	       "relay: a request in the place of a vFile: answer is cut at its name");
+	is_int(relay_passes("$vFile:open:2f,0,0#00", notif_then_answer), strlen(notif_then_answer),
+	       "relay: a notification before the vFile: answer");
+	is_int(relay_passes("$vFile:open:2f,0,0#00", "$F-1,2#00$Fisatty,1#00"), 10,
+	       "relay: one vFile: answer only, the next F packet is cut");
+	is_int(relay_passes(NULL, "$O48656c6c6f#00$W00#b7"), 22,
+	       "relay: console output and an exit pass");
+}
+
 int main(void)
 {
-	plan(62);
+	plan(71);
 	test_profile_key();
 	test_options();
 	test_params();
@@ -233,5 +270,6 @@ int main(void)
 	test_cmdline();
 	test_gdb();
 	test_reports();
+	test_relay();
 	return done_testing();
 }

@@ -46,7 +46,7 @@ static void test_settings(void)
 	free(d.cmdline);
 	d.cmdline = NULL;
 	r = settings_parse("cmdline=mac80211_hwsim.support_p2p_device=0 console=x sslx=1 conx "
-			   "dtbx=1 ethx=1 vec=1 stderr_log=1 _x=1\n",
+			   "dtbx=1 ethx=1 stderr_log=1 _x=1\n",
 			   "more/settings", &d, &e);
 	ok(r == 0 && d.cmdline, "settings: cmdline= words that only start like umlrun's own pass");
 	free(d.mem);
@@ -135,6 +135,7 @@ static void test_settings(void)
 			{ "cmdline=ubdbr=/x\n", ": ubdbr would give UML a host file" },
 			{ "cmdline=vec0:transport=tap,ifname=tap0\n",
 			  ": vec0:transport would give UML a host file" },
+			{ "cmdline=vec+0:transport=tap\n", ": vec+0:transport would give UML" },
 			{ "cmdline=mconsole=notify:/tmp/s\n", ": mconsole would give UML" },
 			{ "cmdline=xterm=/bin/sh,-T,-e\n", ": xterm would give UML" },
 			{ "cmdline=--version\n", ": __version would give UML" },
@@ -438,7 +439,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(143);
+	plan(144);
 	test_settings();
 	test_mem();
 	test_find();
