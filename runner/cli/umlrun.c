@@ -1000,6 +1000,15 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 		run->exit_code = EXIT_SIGNAL_BASE + SIGPIPE;
 		out_err = 0;
 	}
+	/* The run folder removed or replaced under the run: ktap.txt went with it. */
+	{
+		struct stat open_st, path_st;
+
+		if (!ktap_err && fstat(fileno(ktap), &open_st) == 0 &&
+		    (stat(ktap_path, &path_st) < 0 || path_st.st_ino != open_st.st_ino ||
+		     path_st.st_dev != open_st.st_dev))
+			ktap_err = ENOENT;
+	}
 	errno = 0;
 	if (ferror(ktap) | (fclose(ktap) != 0) || ktap_err) {
 		note("cannot write %s: %s", ktap_path,

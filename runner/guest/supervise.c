@@ -184,8 +184,32 @@ const char *guest_crash_mark(const char *text, size_t len)
  */
 #define INIT_CONSOLE_MARK "umlrun-init: "
 
+/*
+ * UML's own words when the host let it down, not the test: its memory
+ * refused (setup_physmem: ulimit -v), a process of its own on the host
+ * gone (a host limit such as ulimit -t, or a kill from outside), after
+ * which the guest's processes segfault.
+ */
+static bool host_fault_line(struct guest_outcome *o, const char *l)
+{
+	if (strstr(l, "setup_physmem - mapping")) {
+		snprintf(o->detail, sizeof(o->detail),
+			 "the host refused the guest's memory (%.120s): a lower --mem, or a higher "
+			 "ulimit -v",
+			 strstr(l, "setup_physmem - mapping"));
+		return true;
+	}
+	if (strstr(l, "Unexpectedly lost MM child")) {
+		snprintf(o->detail, sizeof(o->detail),
+			 "a process of UML's on the host died (Unexpectedly lost MM child): a host "
+			 "limit such as ulimit -t, or a kill from outside");
+		return true;
+	}
+	return false;
+}
+
 static void console_line(struct guest_outcome *o, bool *crashed, bool *init_failed, bool *panicked,
-			 const char *l)
+			 bool *host_fault, const char *l)
 {
 	const char *mark;
 
@@ -196,8 +220,12 @@ static void console_line(struct guest_outcome *o, bool *crashed, bool *init_fail
 		snprintf(o->panic, sizeof(o->panic), "%.200s",
 			 strstr(l, "Kernel panic - not syncing"));
 	}
-	if (*crashed || *init_failed)
+	if (*crashed || *init_failed || *host_fault)
 		return; /* the first reason stands */
+	if (host_fault_line(o, l)) {
+		*host_fault = true;
+		return;
+	}
 	if (!strncmp(l, INIT_CONSOLE_MARK, strlen(INIT_CONSOLE_MARK))) {
 		*init_failed = true;
 		snprintf(o->detail, sizeof(o->detail), "guest init: %.200s",
@@ -211,7 +239,7 @@ static void console_line(struct guest_outcome *o, bool *crashed, bool *init_fail
 struct run_state {
 	const struct guest_io *io;
 	struct guest_outcome *o;
-	bool ended, crashed, init_failed, panicked;
+	bool ended, crashed, init_failed, panicked, host_fault;
 };
 
 static void split_lines(struct chan *c, const char *buf, size_t n, struct run_state *st, int which)
@@ -226,7 +254,8 @@ static void split_lines(struct chan *c, const char *buf, size_t n, struct run_st
 		if (which == CH_CTL)
 			control_line(st->o, &st->ended, c->line);
 		else
-			console_line(st->o, &st->crashed, &st->init_failed, &st->panicked, c->line);
+			console_line(st->o, &st->crashed, &st->init_failed, &st->panicked,
+				     &st->host_fault, c->line);
 		c->len = 0;
 	}
 }
@@ -954,6 +983,9 @@ static void decide(struct guest *g)
 		 */
 		o->end = GUEST_WALL_TIMEOUT;
 		snprintf(o->detail, sizeof(o->detail), "wall-clock limit of %g s", g->wall_timeout);
+	} else if (g->st.host_fault) {
+		/* Whatever the test reported after it: its processes were lost. */
+		o->end = GUEST_CRASH;
 	} else if (g->st.ended && (g->st.panicked || killed_by(o->uml_status))) {
 		/*
 		 * The kernel died after an end line: the test (root in the

@@ -998,6 +998,9 @@ check "exec with stdin and stdout closed runs on the cached kernel"
 run sh -c 'timeout 60 "$1" exec -- echo hi >&-' sh "$umlrun"
 [ $rc -eq 3 ] && grep -q "could not be written to stdout: Bad file descriptor" "$work/err"
 check "exec with stdout closed and output to write exits 3 (it hung)"
+run prlimit --as=200000000 "$umlrun" run $R itest/t0001-pass.sh
+[ $rc -eq 3 ] && grep -q "# ERROR the host refused the guest.s memory (setup_physmem - mapping .*): a lower --mem, or a higher ulimit -v" "$work/out"
+check "a guest whose memory the host refuses (ulimit -v) is a crash that says why"
 run sh -c 'timeout 60 "$1" run $2 itest/t0001-pass.sh >&-' sh "$umlrun" "$R"
 [ $rc -eq 3 ] && grep -q "^umlrun: cannot write the results to stdout: Bad file descriptor" "$work/err" &&
 	[ "$(head -n 1 "$results/latest/ktap.txt")" = "KTAP version 1" ] &&
