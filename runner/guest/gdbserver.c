@@ -126,16 +126,34 @@ static bool wait_ready(int fd)
  * answers gdb's own vFile: packet (gdb's I/O on the target's files: F, a
  * hex number, then ',', ';' or the end).
  *
- * rsp_from_gdb scans gdb's byte c and marks vFile: packets in *vfile.
+ * The target also names files gdb opens below its sysroot, the staged
+ * root: a program's new image in a stop reply (exec:HEX-PATH;), the
+ * libraries and the executable gdb asks for (qXfer:libraries-svr4,
+ * qXfer:exec-file). gdb joins the sysroot and the path as text, so "/.."
+ * would climb out of it and a relative path would be the host's from gdb's
+ * folder: the relay ends the line at either.
  */
-static void rsp_from_gdb(struct rsp_scan *s, char c, bool *vfile)
+
+static void tail_push(char *tail, size_t len, char c)
+{
+	memmove(tail, tail + 1, len - 1);
+	tail[len - 1] = c;
+}
+
+static void rsp_from_gdb(struct rsp_scan *s, char c, struct rsp_relay *r)
 {
 	if (c == '$') {
 		s->in = true;
 		s->n = 0;
 	} else if (s->in && c == '#') {
 		s->in = false;
-		*vfile = s->n >= 6 && !memcmp(s->head, "vFile:", 6);
+		r->vfile = s->n >= 6 && !memcmp(s->head, "vFile:", 6);
+		r->exec_file = s->n >= 8 && !memcmp(s->head, "qXfer:ex", 8);
+		r->paths = r->exec_file || (s->n >= 8 && !memcmp(s->head, "qXfer:li", 8));
+		if (!r->paths) {
+			memset(r->ptail, 0, sizeof(r->ptail));
+			r->pn = 0;
+		}
 	} else if (s->in && s->n < sizeof(s->head)) {
 		s->head[s->n++] = c;
 	}
@@ -148,35 +166,80 @@ static bool answer_char(char c, size_t n)
 	       (c == '-' && n == 0);
 }
 
-/* Scans the target's byte c: false for a byte of a File-I/O request. */
-static bool rsp_from_target(struct rsp_scan *s, char c, bool *vfile)
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* A byte of an exec:HEX path: false when the path is relative or climbs with "/..". */
+static bool exec_char(struct rsp_scan *s, char c)
+{
+	int v = hex_value(c);
+	char b;
+
+	if (v < 0) {
+		s->exec = false; /* ';' ends the path (or it was no hex at all) */
+		return true;
+	}
+	if (s->nibble < 0) {
+		s->nibble = v;
+		return true;
+	}
+	b = (char)(s->nibble << 4 | v);
+	s->nibble = -1;
+	if (s->exec_n++ == 0 && b != '/')
+		return false;
+	tail_push(s->exec_tail, sizeof(s->exec_tail), b);
+	return memcmp(s->exec_tail, "/..", 3) != 0;
+}
+
+/* A data byte of a target's packet, repeats expanded: false when gdb may not have it. */
+static bool target_data(struct rsp_scan *s, char c, struct rsp_relay *r)
 {
 	size_t at;
 
-	/* '$' restarts a packet anywhere (as gdb reads it); '%', never escaped, only outside one.
-	 */
-	if (c == '$' || (c == '%' && !s->in)) {
-		s->in = true;
-		s->kind = c;
-		s->n = 0;
-		s->delim = false;
-		return true;
-	}
-	if (!s->in)
-		return true;
-	if (c == '#') {
-		s->in = false;
-		/* A packet answered vFile: (a notification answers nothing). */
-		if (s->kind == '$')
-			*vfile = false;
-		return true;
-	}
 	if (s->n < sizeof(s->head))
-		s->head[s->n++] = c;
+		s->head[s->n] = c;
+	s->n++;
+	if (s->exec && !exec_char(s, c))
+		return false;
+	tail_push(s->last, sizeof(s->last), c);
+	if (!memcmp(s->last, "exec:", 5)) {
+		s->exec = true;
+		s->nibble = -1;
+		s->exec_n = 0;
+		memset(s->exec_tail, 0, sizeof(s->exec_tail));
+	}
+	/*
+	 * A path gdb asked for: l or m, then the text (XML for the libraries),
+	 * its '}' escapes undone as gdb undoes them.
+	 */
+	if (r->paths && s->kind == '$' && s->n > 1) {
+		if (c == '}' && !s->esc) {
+			s->esc = true;
+		} else {
+			char plain = s->esc ? (char)(c ^ 0x20) : c;
+
+			s->esc = false;
+			tail_push(r->ptail, sizeof(r->ptail), plain);
+			/* Absolute, and no "/..": the executable's path, each library's name="". */
+			if ((r->exec_file && r->pn == 0 && plain != '/') ||
+			    !memcmp(r->ptail + 4, "/..", 3) ||
+			    (!memcmp(r->ptail, "name=\"", 6) && plain != '/'))
+				return false;
+			r->pn++;
+		}
+	}
 	if (s->kind == '%')
 		return !(s->n == 6 && !memcmp(s->head, "Stop:F", 6));
 	if (s->n == 1)
-		return c != 'F' || *vfile;
+		return c != 'F' || r->vfile;
 	if (s->head[0] != 'F' || s->delim)
 		return true;
 	/* An 'F' packet gdb waits for as an answer: a number, not a call's name. */
@@ -188,16 +251,63 @@ static bool rsp_from_target(struct rsp_scan *s, char c, bool *vfile)
 	return answer_char(c, at);
 }
 
+/*
+ * Scans the target's byte c as gdb reads it (remote.c, read_frame): '$'
+ * and '%' start a packet ('$' restarts one anywhere, '%', never escaped,
+ * only outside one), '#' ends it and two checksum bytes follow, '*' and a
+ * count byte (whatever it is) repeat the byte before. False for a byte
+ * gdb may not have (above).
+ */
+static bool rsp_from_target(struct rsp_scan *s, char c, struct rsp_relay *r)
+{
+	if (s->skip) {
+		s->skip--;
+		return true;
+	}
+	if (s->in && s->rle) {
+		int repeat = (unsigned char)c - 29;
+
+		s->rle = false;
+		if (repeat > 0 && repeat <= 255 && s->n)
+			for (int k = 0; k < repeat; k++)
+				if (!target_data(s, s->prev, r))
+					return false;
+		return true;
+	}
+	if (c == '$' || (c == '%' && !s->in)) {
+		memset(s, 0, sizeof(*s));
+		s->in = true;
+		s->kind = c;
+		return true;
+	}
+	if (!s->in)
+		return true;
+	if (c == '#') {
+		s->in = false;
+		s->skip = 2;
+		/* A packet answered gdb's (a notification answers nothing). */
+		if (s->kind == '$')
+			r->vfile = r->paths = false;
+		return true;
+	}
+	if (c == '*') {
+		s->rle = true;
+		return true;
+	}
+	s->prev = c;
+	return target_data(s, c, r);
+}
+
 void gdbserver_scan_gdb(struct rsp_relay *r, const char *buf, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		rsp_from_gdb(&r->from_gdb, buf[i], &r->vfile);
+		rsp_from_gdb(&r->from_gdb, buf[i], r);
 }
 
 bool gdbserver_scan_target(struct rsp_relay *r, const char *buf, size_t n, size_t *safe)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!rsp_from_target(&r->from_target, buf[i], &r->vfile)) {
+		if (!rsp_from_target(&r->from_target, buf[i], r)) {
 			*safe = i;
 			return false;
 		}
@@ -251,8 +361,9 @@ static int relay(int line, int peer)
 					write_all(peer, buf, safe);
 					dprintf(2,
 						"%s: --gdb-guest: the guest asked gdb for "
-						"the host's files (a File-I/O request); "
-						"refused, and the line to gdb closed\n",
+						"the host's files (a File-I/O request, or a "
+						"path out of the staged root); refused, and "
+						"the line to gdb closed\n",
 						prog_name);
 					shutdown(line, SHUT_RDWR);
 					shutdown(peer, SHUT_RDWR);

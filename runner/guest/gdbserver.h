@@ -38,8 +38,9 @@ struct gdbserver_line {
 
 /*
  * The relay's reading of the remote protocol on the line (gdbserver.c
- * says why): each direction's packet state, and whether gdb's last
- * packet was vFile: (its answer is an 'F' packet).
+ * says why): each direction's packet state, and what gdb's last packet
+ * asked for (an answer to vFile: is an 'F' packet; to qXfer:libraries or
+ * qXfer:exec-file, paths gdb opens below its sysroot).
  */
 struct rsp_scan {
 	bool in;      /* inside a packet's data */
@@ -47,15 +48,32 @@ struct rsp_scan {
 	char head[8]; /* the data's first bytes */
 	size_t n;     /* how many of them */
 	bool delim;   /* an 'F' packet's first ',' or ';' has come */
+	int skip;     /* checksum bytes still to come after '#' */
+	bool rle;     /* a '*' came: the next byte is a repeat count */
+	char prev;    /* the last data byte (what a '*' repeats) */
+	bool esc;     /* a '}' came: the next byte is escaped (binary answers) */
+	char last[5]; /* the data's last bytes, newest last */
+	/* Inside exec:HEX (a stop reply's new program): the path's bytes so far. */
+	bool exec;
+	int nibble;	   /* the first hex digit of a byte, or -1 */
+	size_t exec_n;	   /* bytes of the path */
+	char exec_tail[3]; /* its last bytes, newest last */
 };
 struct rsp_relay {
 	struct rsp_scan from_gdb, from_target;
-	bool vfile;
+	bool vfile;	/* gdb's last packet was vFile: */
+	bool paths;	/* gdb's last packet was qXfer:libraries... or qXfer:exec-file */
+	bool exec_file; /* qXfer:exec-file: the answer is one path */
+	/* The answers' text so far (escapes undone; a read in pieces is one text). */
+	char ptail[7]; /* its last bytes, newest last */
+	size_t pn;     /* its length */
 };
 void gdbserver_scan_gdb(struct rsp_relay *r, const char *buf, size_t n);
 /*
- * False at the first byte of a File-I/O request from the target, *safe
- * the bytes before it (what may still reach gdb); true with *safe = n.
+ * False at the first byte of what the target may not send gdb (a File-I/O
+ * request, a path that climbs out of the sysroot with ".." or is
+ * relative), *safe the bytes before it (what may still reach gdb); true
+ * with *safe = n.
  */
 bool gdbserver_scan_target(struct rsp_relay *r, const char *buf, size_t n, size_t *safe);
 

@@ -201,7 +201,7 @@ check "exec --gdb-guest exits with the program's status, not gdbserver's"
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- sh -c '( trap "" HUP; sleep 1
 	kill -9 $(pidof gdbserver); exec 3<>/dev/ttyS3; printf "\$Fisatty,1#41" >&3
 	timeout 2 cat <&3 | od -c; sleep 1 ) & sleep 5'
-grep -q "^umlrun: --gdb-guest: the guest asked gdb for the host.s files (a File-I/O request); refused" "$work/err" &&
+grep -q "^umlrun: --gdb-guest: the guest asked gdb for the host.s files (a File-I/O request, or a path out of the staged root); refused" "$work/err" &&
 	! grep -q "F" "$work/out" && nothing_left_here
 check "exec --gdb-guest: a guest program that asks gdb for host files (File-I/O) is cut off"
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- /no/such/program

@@ -258,11 +258,36 @@ static void test_relay(void)
 	       "relay: one vFile: answer only, the next F packet is cut");
 	is_int(relay_passes(NULL, "$O48656c6c6f#00$W00#b7"), 22,
 	       "relay: console output and an exit pass");
+	/* exec:HEX, the program's new image: /usr/bin/x passes, /../x and a relative path do not.
+	 */
+	is_int(relay_passes("$c#63", "$T05exec:2f7573722f62696e2f78;#00"), 33,
+	       "relay: a new program's absolute path passes");
+	is_int(relay_passes("$c#63", "$T05exec:2f2e2e2f746d70;#00"), 14,
+	       "relay: a new program's path with /.. is cut");
+	is_int(relay_passes("$c#63", "$T05exec:2e2e2f78;#00"), 10,
+	       "relay: a new program's relative path is cut");
+	is_int(relay_passes("$qXfer:libraries-svr4:read::0,fff#00", "$l<library name=\"/x/.*\x1e"
+								    "/etc\"/>#00"),
+	       22, "relay: a /.. made by a repeat count is cut");
+	is_int(relay_passes("$qXfer:libraries-svr4:read::0,fff#00",
+			    "$l<library-list-svr4><library name=\"/lib/libc.so.6\"/>#00"),
+	       56, "relay: a library list of absolute names passes");
+	is_int(relay_passes("$qXfer:libraries-svr4:read::0,fff#00",
+			    "$l<library name=\"/x/../../etc/passwd\"/>#00"),
+	       21, "relay: a library name with /.. is cut");
+	is_int(relay_passes("$qXfer:libraries-svr4:read::0,fff#00", "$l<library name=\"/x/}\x0e"
+								    "./etc\"/>#00"),
+	       22, "relay: a /.. behind an escape is cut");
+	is_int(
+	    relay_passes("$qXfer:libraries-svr4:read::0,fff#00", "$l<library name=\"x.so\"/>#00"),
+	    17, "relay: a relative library name is cut");
+	is_int(relay_passes("$qXfer:exec-file:read:2a:0,fff#00", "$letc/passwd#00"), 2,
+	       "relay: a relative executable is cut");
 }
 
 int main(void)
 {
-	plan(71);
+	plan(80);
 	test_profile_key();
 	test_options();
 	test_params();
