@@ -637,52 +637,64 @@ static bool mountinfo_next(FILE *f, struct mount_entry *m)
 }
 
 /*
- * Whether a mount below host (not host itself: below_or_same sees that)
- * shows dir, a folder above it or one inside it: a bind mount of the cache
- * into a --mount folder, which no path name or inode of host's own shows.
- * By /proc/self/mountinfo: the mount's device is dir's, and its root (its
- * path within that file system) is at, above or below dir's own.
+ * The mount that holds path (the last of those on the longest mount point
+ * above it: a later mount hides an earlier one), and path's own path
+ * within that file system (in_fs). By mountinfo's device, not stat's:
+ * btrfs gives each subvolume a device of its own.
  */
-static bool mount_below_shows_in(FILE *f, const char *host, const char *dir)
+static bool mount_of(FILE *f, const char *path, struct mount_entry *best, char *in_fs, size_t size)
 {
-	struct mount_entry m, best = { 0 };
-	char in_fs[PATH_MAX];
+	struct mount_entry m;
 	size_t blen = 0;
 
-	/*
-	 * The mount that holds dir (the last of those on the longest mount
-	 * point above it: a later mount hides an earlier one), and dir's
-	 * path within its file system. By mountinfo's device, not stat's:
-	 * btrfs gives each subvolume a device of its own.
-	 */
+	rewind(f);
 	while (mountinfo_next(f, &m))
-		if (path_within(dir, m.point) && strlen(m.point) >= blen) {
-			best = m;
+		if (path_within(path, m.point) && strlen(m.point) >= blen) {
+			*best = m;
 			blen = strlen(m.point);
 		}
 	if (!blen)
 		return false;
-	snprintf(in_fs, sizeof(in_fs), "%s%s", strcmp(best.root, "/") ? best.root : "",
-		 dir + (strcmp(best.point, "/") ? blen : 0));
+	snprintf(in_fs, size, "%s%s", strcmp(best->root, "/") ? best->root : "",
+		 path + (strcmp(best->point, "/") ? blen : 0));
 	if (!in_fs[0])
-		snprintf(in_fs, sizeof(in_fs), "/");
+		snprintf(in_fs, size, "/");
+	return true;
+}
+
+/*
+ * Whether host shows dir through a mount, which no path name or inode of
+ * host's own shows: host is a bind mount of dir's file system at or above
+ * dir (or, with inside, below it: a folder of the cache bound elsewhere),
+ * or a mount below host is one. By /proc/self/mountinfo: the same device,
+ * and roots (paths within that file system) at, above or below each other.
+ */
+static bool mount_shows_in(FILE *f, const char *host, const char *dir, bool inside)
+{
+	struct mount_entry d = { 0 }, h = { 0 }, m;
+	char din[PATH_MAX], hin[PATH_MAX];
+
+	if (!mount_of(f, dir, &d, din, sizeof(din)))
+		return false;
+	if (mount_of(f, host, &h, hin, sizeof(hin)) && h.major == d.major && h.minor == d.minor &&
+	    (path_within(din, hin) || (inside && path_within(hin, din))))
+		return true;
 	rewind(f);
 	while (mountinfo_next(f, &m))
-		if (path_within(m.point, host) && strcmp(m.point, host) && m.major == best.major &&
-		    m.minor == best.minor &&
-		    (path_within(m.root, in_fs) || path_within(in_fs, m.root)))
+		if (path_within(m.point, host) && strcmp(m.point, host) && m.major == d.major &&
+		    m.minor == d.minor && (path_within(m.root, din) || path_within(din, m.root)))
 			return true;
 	return false;
 }
 
-static bool mount_below_shows(const char *host, const char *dir)
+static bool mount_shows(const char *host, const char *dir, bool inside)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	bool shows;
 
 	if (!f)
 		return false;
-	shows = mount_below_shows_in(f, host, dir);
+	shows = mount_shows_in(f, host, dir, inside);
 	fclose(f);
 	return shows;
 }
@@ -715,12 +727,13 @@ int host_folder_check(const char *opt, const char *host, struct uerr *e)
 				"%s), which a guest must not reach; give a folder below it that "
 				"holds neither",
 				opt, host, tmpbase ? tmpbase : "TMPDIR", cache);
-	if (mount_below_shows(host, cache) || (tmpbase && mount_below_shows(host, tmpbase)))
-		return uerr_set(e, EXIT_USAGE,
-				"%s: a mount below %s shows umlrun's own folders (its stages in "
-				"%s, its cache %s), which a guest must not reach; unmount it, or "
-				"give a folder that holds no such mount",
-				opt, host, tmpbase ? tmpbase : "TMPDIR", cache);
+	if (mount_shows(host, cache, true) || (tmpbase && mount_shows(host, tmpbase, false)))
+		return uerr_set(
+		    e, EXIT_USAGE,
+		    "%s: a mount at or below %s shows umlrun's own folders (its stages in "
+		    "%s, its cache %s), which a guest must not reach; unmount it, or "
+		    "give a folder that holds no such mount",
+		    opt, host, tmpbase ? tmpbase : "TMPDIR", cache);
 	return 0;
 }
 

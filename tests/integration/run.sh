@@ -437,8 +437,14 @@ if [ "$(id -u)" -eq 0 ]; then
 	mount --bind "$XDG_CACHE_HOME/umlrun/kernels" "$work/mbind/sub"
 	run "$umlrun" exec --mount="$work/mbind:/src:rw" -- true
 	umount "$work/mbind/sub"
-	[ $rc -eq 2 ] && grep -q "a mount below .*/mbind shows umlrun.s own folders" "$work/err"
+	[ $rc -eq 2 ] && grep -q "a mount at or below .*/mbind shows umlrun.s own folders" "$work/err"
 	check "a --mount folder with the cache bind-mounted below it is refused"
+	mkdir -p "$work/mbind2"
+	mount --bind "$XDG_CACHE_HOME/umlrun/kernels" "$work/mbind2"
+	run "$umlrun" exec --mount="$work/mbind2:/k" -- true
+	umount "$work/mbind2"
+	[ $rc -eq 2 ] && grep -q "a mount at or below .*/mbind2 shows umlrun.s own folders" "$work/err"
+	check "a --mount folder that is a bind mount of a folder of the cache is refused"
 fi
 
 # ---- --mem, --run and --mount: refused with one line before any guest boots ----
