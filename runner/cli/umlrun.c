@@ -699,6 +699,25 @@ static void load_last_run(const struct session *s, struct loaded_run *last)
 	}
 	if (results_load(latest, last, &e) < 0)
 		uerr_die(&e);
+	/*
+	 * Its failures are its shard's share already: split again, they
+	 * would go to other shards and this one would rerun nothing.
+	 */
+	if (s->o->shard && (!last->info.shard || strcmp(last->info.shard, s->o->shard)))
+		die(EXIT_USAGE,
+		    "--rerun-failed --shard=%s: the last run in %s was %s%s; rerun on the "
+		    "machine (or with the --results) of that shard",
+		    s->o->shard, results, last->info.shard ? "shard " : "not a shard",
+		    last->info.shard ? last->info.shard : "");
+	/* A seed's failure needs that seed: one run of seed 0 would pass as its rerun. */
+	for (size_t i = 0; i < last->n; i++)
+		if (last->rec[i].seeded && last->rec[i].verdict != V_PASS &&
+		    last->rec[i].verdict != V_SKIP)
+			die(EXIT_USAGE,
+			    "--rerun-failed: the last run (--seeds) failed %s with seed %lld; "
+			    "rerun the failed seeds with the replay line it printed "
+			    "(--random-seed=%lld and the same options)",
+			    last->rec[i].test->id, last->rec[i].seed, last->rec[i].seed);
 }
 
 /* --shard K/N: the same share on every machine (see shard.h). */
@@ -787,7 +806,8 @@ static void find_tests(struct session *s, struct test_list *tests)
 			keep[i] = failed_last_time(&last, tests->v[i].id);
 		keep_tests(tests, keep);
 	}
-	if (o->shard) {
+	/* --rerun-failed: the last run was this shard (load_last_run): its share is chosen. */
+	if (o->shard && !o->rerun_failed) {
 		select_shard(o, tests, keep);
 		keep_tests(tests, keep);
 	}
@@ -1184,8 +1204,10 @@ static int by_seed(const void *a, const void *b)
  * --seeds: the seeds under which each test failed, and the command that
  * replays the first failure (the same seed gives the same run).
  */
-static void print_seeds(const struct opts *o, const struct run *run)
+static void print_seeds(const struct session *s, const struct run *run)
 {
+	const struct opts *o = s->o;
+	_cleanup_free_ char *start = xasprintf("--start=%lld", (long long)s->start_secs);
 	_cleanup_free_ const struct record **fails = xcalloc(run->res.nrec + 1, sizeof(*fails));
 	struct strbuf sb = { 0 };
 	size_t failed = 0, cut = 0;
@@ -1222,6 +1244,12 @@ static void print_seeds(const struct opts *o, const struct run *run)
 		if (!strcmp(w, "--seeds")) {
 			i++;
 			continue;
+		}
+		/* --start=now replays another clock: the one this run had, in seconds. */
+		if (!strcmp(w, "--start=now") || (!strcmp(w, "--start") && i + 1 < o->nopt_words &&
+						  !strcmp(o->opt_words[i + 1], "now"))) {
+			i += strcmp(w, "--start") == 0;
+			w = start;
 		}
 		sb_adds(&sb, " ");
 		{
@@ -1347,7 +1375,7 @@ static int run_session(struct session *s)
 	run_tests(s, &tests, &run);
 	pass = passed_count(run.res.rec, run.res.nrec, also, sizeof(also));
 	if (o->seeds)
-		print_seeds(o, &run);
+		print_seeds(s, &run);
 	coverage_report(s, &run);
 	outq_printf(&outq_stdout, "# %zu/%zu test files passed%s in %.1f s wall; results in %s\n",
 		    pass, run.res.nrec, also, run.wall_seconds, run.dir);

@@ -840,6 +840,16 @@ for k in 1 2 3; do
 	"$umlrun" run $R "$Q" --shard=$k/3 itest >"$work/shard$k.out" 2>&1
 	cp -R "$(readlink -f "$results/latest")" "$work/shard$k"
 done
+# Each shard reruns its own failures (they were split again once, to other shards).
+reran=0
+for k in 1 2 3; do
+	"$umlrun" run $R "$Q" --results="$work/rr$k" --shard=$k/3 itest >/dev/null 2>&1
+	"$umlrun" run $R --results="$work/rr$k" --shard=$k/3 --rerun-failed >"$work/rr.out" 2>&1
+	reran=$((reran + $(grep -c "^not ok [0-9]* itest/" "$work/rr.out")))
+done
+run "$umlrun" run $R --results="$work/rr1" --shard=2/3 --rerun-failed
+[ $reran -eq 1 ] && [ $rc -eq 2 ] && grep -q "the last run in .*rr1 was shard 1/3" "$work/err"
+check "--rerun-failed --shard=K/N reruns that shard's failures, and only after a run of that shard"
 run "$umlrun" merge --output="$work/merged" "$work/shard1" "$work/shard2" "$work/shard3"
 # What must match: each test's id, result and subtests (not timings, folders).
 same() {
