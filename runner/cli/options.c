@@ -218,7 +218,7 @@ static const struct command_desc {
 	  "                         passes is reported flaky\n" SELECT_HELP
 	  "  --list                 print the selected tests and run nothing\n"
 	  "  -q, --quiet            print only each test file's result line (ktap.txt\n"
-	  "                         keeps every line)\n"
+	  "                         keeps every test's lines)\n"
 	  "  -v, --verbose          copy each guest's console to stderr (with -j, each\n"
 	  "                         line tagged [SUITE/TEST])\n"
 	  "  --trace                trace the test bodies (the harness's -x, set -x) into\n"

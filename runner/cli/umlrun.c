@@ -71,6 +71,7 @@ struct session {
 	uint64_t random_seed;	      /* the guest's (--random-seed) */
 	char *confinement;	      /* what confines the guests (confine_describe) */
 	char *cpu_cost;		      /* --cpu-cost for results.json, or NULL */
+	char selection[17];	      /* --shard: what was split (test ids hashed), or "" */
 	char *plain_suites;	      /* --plain: the generated suites folder */
 	struct plain_dir *plain;      /* --plain folders */
 	char *tarball;		      /* the kernel source's tarball (kernel_opts_of) */
@@ -806,6 +807,19 @@ static void find_tests(struct session *s, struct test_list *tests)
 			keep[i] = failed_last_time(&last, tests->v[i].id);
 		keep_tests(tests, keep);
 	}
+	/* What the shards split, for merge to check they split the same (results.json). */
+	if (o->shard && !o->rerun_failed) {
+		struct hasher *h = hasher_new();
+		char hex[65];
+
+		for (size_t i = 0; i < tests->n; i++)
+			hasher_add_str(h, tests->v[i].id);
+		/* The durations decide the split too (read whole by select_shard below). */
+		if (o->durations)
+			(void)!hasher_add_file(h, o->durations);
+		hasher_final(h, hex);
+		snprintf(s->selection, sizeof(s->selection), "%zu:%.8s", tests->n, hex);
+	}
 	/* --rerun-failed: the last run was this shard (load_last_run): its share is chosen. */
 	if (o->shard && !o->rerun_failed) {
 		select_shard(o, tests, keep);
@@ -875,6 +889,7 @@ static void write_reports(struct session *s, struct run *run, const char *exampl
 		.kernel_release = s->kernel.release,
 		.userspace = s->stage.seccomp ? "seccomp" : "ptrace",
 		.cpu_cost = s->cpu_cost,
+		.selection = s->selection[0] ? s->selection : NULL,
 		.wall_seconds = run->wall_seconds,
 		.exit_code = run->exit_code,
 		.not_run = run->not_run,

@@ -146,11 +146,13 @@ static void sb_dur(struct strbuf *sb, double s)
 		sb_printf(sb, "%.0f s", s);
 }
 
-/* The test's id, and its attempt when it ran more than once. */
+/* The test's id, and its seed (--seeds) or its attempt when it ran more than once. */
 static void html_id(struct strbuf *sb, const struct record *t)
 {
 	esc(sb, t->test->id);
-	if (t->attempt > 1)
+	if (t->seeded)
+		sb_printf(sb, "@%lld", t->seed);
+	else if (t->attempt > 1)
 		sb_printf(sb, " #%d", t->attempt);
 }
 

@@ -130,6 +130,13 @@ static int same_settings(const struct loaded_run *a, const struct loaded_run *b,
 			ys = xasprintf("%zu, or others", y->noverlays);
 		}
 	}
+	/* One split: shards that chose other test files lose some between them. */
+	if (!what && x->selection && y->selection && strcmp(x->selection, y->selection))
+		return uerr_set(e, EXIT_USAGE,
+				"%s split the test files %s (count:hash) but %s split %s: not "
+				"shards of one run (give every shard the same suites, --filter, "
+				"--exclude and --durations)",
+				a->dir, x->selection, b->dir, y->selection);
 	if (!what)
 		return 0;
 	return uerr_set(e, EXIT_USAGE, "%s ran with %s %s but %s with %s: not shards of one run",

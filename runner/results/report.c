@@ -222,6 +222,10 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		sb_adds(&sb, ",\n  \"userspace\": ");
 		json_str(&sb, ri->userspace);
 	}
+	if (ri->selection) {
+		sb_adds(&sb, ",\n  \"selection\": ");
+		json_str(&sb, ri->selection);
+	}
 	if (ri->cpu_cost) {
 		sb_adds(&sb, ",\n  \"cpu_cost\": ");
 		json_str(&sb, ri->cpu_cost);

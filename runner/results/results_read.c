@@ -445,6 +445,7 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	    get_str(c, root, "kernel_release", false, &lr->kernel_release) < 0 ||
 	    get_str(c, root, "userspace", false, &lr->userspace) < 0 ||
 	    get_line(c, root, "cpu_cost", false, &lr->cpu_cost) < 0 ||
+	    get_line(c, root, "selection", false, &lr->selection) < 0 ||
 	    get_int(c, root, "start", false, &start) < 0 ||
 	    get_int(c, root, "seed", false, &ri->seed) < 0 ||
 	    get_int(c, root, "random_seed", false, &ri->random_seed) < 0 ||
@@ -466,6 +467,7 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	ri->kernel_release = lr->kernel_release;
 	ri->userspace = lr->userspace;
 	ri->cpu_cost = lr->cpu_cost;
+	ri->selection = lr->selection;
 	if (get_str_array(c, root, "overlays", &lr->overlays, &ri->noverlays) < 0 ||
 	    get_str_array(c, root, "not_run", &lr->not_run, &ri->nnot_run) < 0)
 		return -1;
@@ -630,6 +632,7 @@ void results_free(struct loaded_run *lr)
 	free(lr->kernel_release);
 	free(lr->userspace);
 	free(lr->cpu_cost);
+	free(lr->selection);
 	strv_free(lr->overlays);
 	strv_free(lr->not_run);
 	memset(lr, 0, sizeof(*lr));

@@ -30,7 +30,7 @@
  * The file may come from another machine (merge, --durations), and what
  * it holds goes back into KTAP lines, XML and messages:
  *   - the text of ids, reasons, "lost", subtest names and directives,
- *     "shard", "cpu_cost" and the enumerated words holds no line break
+ *     "shard", "cpu_cost", "selection" and the enumerated words holds no line break
  *     (refused); any other C0 control but tab, DEL, a C1 control
  *     (U+0080..U+009F) and a byte that is not UTF-8 come back as \xHH
  *     of their bytes, as sched.c shows what a guest printed;
@@ -56,7 +56,7 @@ struct loaded_run {
 	char *dir; /* the run folder, as given */
 	/* Owned copies behind info's const char pointers. */
 	char *mode, *kernel, *kernel_key, *cmdline, *shard;
-	char *confinement, *kernel_release, *userspace, *cpu_cost;
+	char *confinement, *kernel_release, *userspace, *cpu_cost, *selection;
 	char **overlays;
 	char **not_run;
 };

@@ -921,6 +921,12 @@ run "$umlrun" merge --output="$work/merged7" "$work/seed7" $others
 [ $rc -eq 2 ] && grep -q "seed7 ran with --random-seed 7 but .* with 0: not shards of one run" "$work/err" &&
 	[ ! -e "$work/merged7" ]
 check "merge refuses shards run with another --random-seed (the merged run names one)"
+cp -R "$work/shard$k" "$work/sel"
+sed -i 's/"selection": "\([0-9]*\):/"selection": "9\1:/' "$work/sel/results.json"
+# shellcheck disable=SC2086
+run "$umlrun" merge --output="$work/merged9" "$work/sel" $others
+[ $rc -eq 2 ] && grep -q "split the test files 9[0-9]*:[0-9a-f]* (count:hash) but .* split [0-9]*:[0-9a-f]*: not shards of one run" "$work/err"
+check "merge refuses shards that split other test files (tests would fall between them)"
 cp -R "$work/shard$k" "$work/nodirs"
 rm -rf "$work/nodirs/itest"
 # shellcheck disable=SC2086
