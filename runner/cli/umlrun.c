@@ -2259,6 +2259,21 @@ static int cmd_help(const struct opts *o)
 #define DISPATCH(id, name) [CMD_##id] = cmd_##name,
 static int (*const dispatch[CMD_COUNT])(const struct opts *o) = { UMLRUN_COMMANDS(DISPATCH) };
 #undef DISPATCH
+/*
+ * What went to stdout through stdio (doctor's checks, prune's list, the
+ * help) must have reached it: a command that passed but could not say so
+ * (>/dev/full, >&-) exits 3. A failing one keeps its own status.
+ */
+static int stdout_written(int code)
+{
+	errno = 0;
+	if (code == EXIT_PASS && (fflush(stdout) != 0 || ferror(stdout))) {
+		note("cannot write to stdout: %s", strerror(errno ? errno : EIO));
+		return EXIT_INFRA;
+	}
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -2270,9 +2285,9 @@ int main(int argc, char **argv)
 		uerr_die(&e);
 	if (o.help) {
 		fputs(command_usage(o.cmd), stdout);
-		return EXIT_PASS;
+		return stdout_written(EXIT_PASS);
 	}
 	if (o.cmd > CMD_NONE && o.cmd < CMD_COUNT)
-		return dispatch[o.cmd](&o);
+		return stdout_written(dispatch[o.cmd](&o));
 	die(EXIT_USAGE, "unknown command; see 'umlrun --help'");
 }
