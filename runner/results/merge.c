@@ -582,6 +582,21 @@ static int check_out(const char *out_dir, struct uerr *e)
 	return uerr_set(e, EXIT_USAGE, "%s already exists: merge into a new folder", out_dir);
 }
 
+/*
+ * Whether a record's folder is its test's own: the id without ".sh"
+ * (SUITE/tNNNN-name), or that and ".K" (a repeat, a seed, a try). A crafted
+ * "dir" naming another folder (the suite's) would pass for the test's.
+ */
+static bool own_dir(const struct record *r)
+{
+	const char *id = r->test->id;
+	size_t n = strlen(id);
+
+	if (n > 3 && !strcmp(id + n - 3, ".sh"))
+		n -= 3;
+	return !strncmp(r->dir, id, n) && (r->dir[n] == '\0' || r->dir[n] == '.');
+}
+
 static int build(const struct shards *s, const char *tmp, const char *out_dir, struct uerr *e)
 {
 	_cleanup_close_ int out_fd = -1;
@@ -615,7 +630,7 @@ static int build(const struct shards *s, const char *tmp, const char *out_dir, s
 		struct stat st;
 
 		if (r[i].lost || !r[i].dir ||
-		    (fstatat(out_fd, r[i].dir, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    (own_dir(&r[i]) && fstatat(out_fd, r[i].dir, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		     S_ISDIR(st.st_mode)))
 			continue;
 		lost[i] = xasprintf("its folder %s was not in %s when merged", r[i].dir,

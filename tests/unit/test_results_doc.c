@@ -114,6 +114,7 @@ static int write_full(const char *path, struct uerr *e)
 		.kernel_release = "6.1.192",
 		.userspace = "ptrace",
 		.cpu_cost = "2000,jitter=50",
+		.selection = "2:0123abcd",
 		.wall_seconds = 1.5,
 		.exit_code = 0,
 		.not_run = not_run,
