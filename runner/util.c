@@ -1339,11 +1339,6 @@ int tmp_staleness(const char *name)
 	return ns && ns == pid_ns() ? TMP_STALE : TMP_STALE_IF_OLD;
 }
 
-bool stale_tmp_name(const char *name)
-{
-	return tmp_staleness(name) != 0;
-}
-
 void sweep_stale_tmp(const char *dir)
 {
 	DIR *d = opendir(dir);

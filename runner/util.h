@@ -305,7 +305,6 @@ bool owner_gone(const char *text);
 #define TMP_STALE	 1
 #define TMP_STALE_IF_OLD 2
 int tmp_staleness(const char *name);
-bool stale_tmp_name(const char *name);
 /* Removes the stale entries of a cache folder: of another namespace, after an hour. */
 void sweep_stale_tmp(const char *dir);
 

@@ -891,11 +891,13 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 		 * The build folder names the source's path (src/ is in the
 		 * cache): a cache that moved builds in a folder of its own.
 		 */
+		_cleanup_free_ char *real = realpath(root, NULL);
 		struct hasher *h = hasher_new();
 		char hex[65];
 
+		/* Resolved: the same cache by another name (a link) is the same place. */
 		hasher_add_str(h, p.bkey);
-		hasher_add_str(h, root);
+		hasher_add_str(h, real ? real : root);
 		hasher_final(h, hex);
 		bdir = xasprintf("%s/builds/%.16s", root, hex);
 	}
@@ -937,4 +939,40 @@ void kernel_release(struct kernel *k)
 	free(k->dir);
 	free(k->binary);
 	k->dir = k->binary = NULL;
+}
+
+int kernel_cache_folders(const char *root, const char *inputs, char sid[17], char build[17])
+{
+	const char *base = strstr(inputs, "\nbase: ");
+	const char *cc = strstr(inputs, "\ncompiler: ");
+	const char *cc_end = cc ? strchr(cc + 1, '\n') : NULL;
+	_cleanup_free_ char *named = NULL;
+	_cleanup_free_ char *bkey_text = NULL;
+	_cleanup_free_ char *real = NULL;
+	struct hasher *h;
+	char hex[65];
+
+	sid[0] = build[0] = '\0';
+	if (!base || !cc_end)
+		return -1;
+	/* plan_patches: the source line and the patches, each line whole. */
+	if (!strncmp(inputs, "source: tarball ", 16)) {
+		named = xstrndup(inputs, (size_t)(base + 1 - inputs));
+		h = hasher_new();
+		hasher_add_str(h, named);
+		hasher_final(h, hex);
+		snprintf(sid, 17, "%.16s", hex);
+	}
+	/* kernel_plan: everything to the compiler's line; kernel_build: that, and the cache. */
+	bkey_text = xstrndup(inputs, (size_t)(cc_end + 1 - inputs));
+	h = hasher_new();
+	hasher_add_str(h, bkey_text);
+	hasher_final(h, hex);
+	real = realpath(root, NULL);
+	h = hasher_new();
+	hasher_add_str(h, hex);
+	hasher_add_str(h, real ? real : root);
+	hasher_final(h, hex);
+	snprintf(build, 17, "%.16s", hex);
+	return 0;
 }

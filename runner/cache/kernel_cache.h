@@ -91,4 +91,12 @@ void kernel_release(struct kernel *k);
 /* Is an in-tree configured kernel tree? Names the offending file. */
 const char *kernel_tree_unclean(const char *src);
 
+/*
+ * From a kernel's inputs.txt text: the names of the folders its build used
+ * in the cache at root, its extracted source (src/SID, "" for a
+ * --kernel-src tree) and its build folder (builds/BUILD). -1 for a text
+ * that is not one.
+ */
+int kernel_cache_folders(const char *root, const char *inputs, char sid[17], char build[17]);
+
 #endif

@@ -2,6 +2,7 @@
 /* prune.c - remove what the cache holds and nobody uses. */
 #define _GNU_SOURCE
 #include "prune.h"
+#include "kernel_cache.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -78,12 +79,40 @@ struct tally {
 	int entries;
 };
 
+/* Names (KEY) a prune_sub keeps, or records as removed. */
+struct names {
+	char **v;
+	size_t n;
+};
+
+static void names_add(struct names *l, const char *name)
+{
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = xstrdup(name);
+}
+
+static bool names_has(const struct names *l, const char *name, size_t len)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		if (strlen(l->v[i]) == len && !strncmp(l->v[i], name, len))
+			return true;
+	return false;
+}
+
+static void names_free(struct names *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
 /*
- * Prunes CACHE/sub: entries KEY (a folder), KEY.log, KEY.tmp-PID[.nsINODE];
- * with only_stale, only the KEY.tmp-... of a process that is gone.
+ * Prunes CACHE/sub: entries KEY (a folder), KEY.log, KEY.tmp-PID[.nsINODE].
+ * The KEYs in used stay; those removed (or that would be) join gone.
  */
-static int prune_sub(const struct prune_opts *o, const char *sub, bool only_stale, FILE *out,
-		     struct tally *t, struct uerr *e)
+static int prune_sub(const struct prune_opts *o, const char *sub, const struct names *used,
+		     struct names *gone, FILE *out, struct tally *t, struct uerr *e)
 {
 	_cleanup_free_ char *dir = xasprintf("%s/%s", o->cache, sub);
 	DIR *d = opendir(dir);
@@ -92,6 +121,14 @@ static int prune_sub(const struct prune_opts *o, const char *sub, bool only_stal
 	size_t n = 0;
 	int r = 0;
 
+	struct stat st;
+
+	/* A folder linked in from elsewhere (a test's cache sharing src/) is not ours to prune. */
+	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (d)
+			closedir(d);
+		return 0;
+	}
 	if (!d)
 		return errno == ENOENT ? 0 : uerr_sys(e, EXIT_INFRA, "cannot read %s", dir);
 	/* Names first: the folder changes under readdir otherwise. */
@@ -115,9 +152,11 @@ static int prune_sub(const struct prune_opts *o, const char *sub, bool only_stal
 		 * Not what was used lately: a KEY.tmp-PID whose PID seems gone
 		 * may be another PID namespace's build sharing the cache.
 		 */
-		if (r < 0 || (only_stale && !stale_tmp_name(names[i])) || kept(o, key) ||
+		if (r < 0 || kept(o, key) || names_has(used, names[i], strcspn(names[i], ".")) ||
 		    in_progress(names[i]) || used_lately(o, key) || used_lately(o, path))
 			continue;
+		if (gone)
+			names_add(gone, names[i]);
 		bytes = bytes_of(path);
 		if (!o->dry_run && rm_rf(path) < 0) {
 			r = uerr_sys(e, EXIT_INFRA, "cannot remove %s", path);
@@ -135,12 +174,45 @@ static int prune_sub(const struct prune_opts *o, const char *sub, bool only_stal
 	return r;
 }
 
+/*
+ * The src/ and builds/ folders of the kernels that stay (not in gone): read
+ * from each one's inputs.txt. A kernel without one keeps nothing of them.
+ */
+static void folders_used(const struct prune_opts *o, const struct names *gone, struct names *srcs,
+			 struct names *builds)
+{
+	_cleanup_free_ char *dir = xasprintf("%s/kernels", o->cache);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		_cleanup_free_ char *inputs = NULL;
+		_cleanup_free_ char *text = NULL;
+		char sid[17], build[17];
+
+		if (de->d_name[0] == '.' || strchr(de->d_name, '.') ||
+		    names_has(gone, de->d_name, strlen(de->d_name)))
+			continue;
+		inputs = xasprintf("%s/%s/inputs.txt", dir, de->d_name);
+		if (read_file(inputs, &text, NULL) < 0 ||
+		    kernel_cache_folders(o->cache, text, sid, build) < 0)
+			continue;
+		if (sid[0])
+			names_add(srcs, sid);
+		names_add(builds, build);
+	}
+	if (d)
+		closedir(d);
+}
+
 int cache_prune(const struct prune_opts *o, FILE *out, struct uerr *e)
 {
 	_cleanup_free_ char *lockpath = xasprintf("%s/lock", o->cache);
 	_cleanup_close_ int lock = -1;
 	_cleanup_free_ char *size = NULL;
 	struct tally t = { 0, 0 };
+	struct names gone = { 0 }, srcs = { 0 }, builds = { 0 };
+	int ret = -1;
 
 	if (!is_dir(o->cache)) {
 		fprintf(out, "nothing to remove: no cache in %s\n", o->cache);
@@ -150,17 +222,29 @@ int cache_prune(const struct prune_opts *o, FILE *out, struct uerr *e)
 	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (lock < 0 || flock(lock, LOCK_EX) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot lock %s", lockpath);
-	/* Of the extracted sources, only what an interrupted extraction left. */
-	if (prune_sub(o, "kernels", false, out, &t, e) < 0 ||
-	    prune_sub(o, "rootfs", false, out, &t, e) < 0 ||
-	    prune_sub(o, "src", true, out, &t, e) < 0)
-		return -1;
+	/*
+	 * The extracted sources and build folders the kernels that stay
+	 * name (their inputs.txt), and what an interrupted extraction left:
+	 * the rest belonged to kernels gone (each source is 1.5 GB).
+	 */
+	if (prune_sub(o, "kernels", NULL, &gone, out, &t, e) < 0 ||
+	    prune_sub(o, "rootfs", NULL, NULL, out, &t, e) < 0)
+		goto out;
+	folders_used(o, &gone, &srcs, &builds);
+	if (prune_sub(o, "src", &srcs, NULL, out, &t, e) < 0 ||
+	    prune_sub(o, "builds", &builds, NULL, out, &t, e) < 0)
+		goto out;
+	ret = 0;
 	if (!t.entries) {
 		fprintf(out, "nothing to remove in %s\n", o->cache);
-		return 0;
+		goto out;
 	}
 	size = human(t.bytes);
 	fprintf(out, "%s %s in %d entr%s of %s\n", o->dry_run ? "would free" : "freed", size,
 		t.entries, t.entries == 1 ? "y" : "ies", o->cache);
-	return 0;
+out:
+	names_free(&gone);
+	names_free(&srcs);
+	names_free(&builds);
+	return ret;
 }

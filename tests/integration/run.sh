@@ -149,6 +149,10 @@ run "$umlrun" prune --dry-run
 [ $rc -eq 0 ] && grep -q "^would remove kernels/$old (" "$work/out" &&
 	grep -q "^would remove rootfs/$old.log (" "$work/out" && [ -d "$cache/kernels/$old" ]
 check "prune --dry-run names what it would remove and removes nothing"
+# A build folder no kernel names goes; src/, a link to the developer's, is not ours.
+mkdir -p "$cache/builds/00prunetest0bld"
+touch -d '2 hours ago' "$cache/builds/00prunetest0bld"
+srcs_before=$(ls "$real_cache/src" | wc -l)
 # What an interrupted umlrun left (its pid gone, an hour ago) goes.
 dead=$(sh -c 'echo $$')
 mkdir -p "$cache/rootfs/00prunetest0dead.tmp-$dead/usr"
@@ -159,8 +163,10 @@ run "$umlrun" prune
 	[ ! -e "$cache/rootfs/00prunetest0dead.tmp-$dead" ] &&
 	[ ! -e "$cache/kernels/$old" ] && [ ! -e "$cache/rootfs/$old" ] && [ ! -e "$cache/rootfs/$old.log" ] &&
 	[ -d "$cache/kernels/$new" ] && [ -d "$cache/rootfs/$old.tmp-1" ] &&
-	! grep -q "$new\|\.tmp-1 (" "$work/out"
-check "prune removes old entries, spares recent ones and folders being assembled"
+	! grep -q "$new\|\.tmp-1 (" "$work/out" &&
+	grep -q "^removed builds/00prunetest0bld (" "$work/out" && [ ! -e "$cache/builds/00prunetest0bld" ] &&
+	[ "$(ls "$real_cache/src" | wc -l)" -eq "$srcs_before" ] && ! grep -q "^removed src/" "$work/out"
+check "prune removes old entries and build folders no kernel names, spares recent ones, folders being assembled and a linked src/"
 rm -rf "$cache/kernels/$new" "$cache/rootfs/$old.tmp-1"
 run "$umlrun" build
 [ $rc -eq 0 ] && grep -q " cached;" "$work/out"
