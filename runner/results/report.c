@@ -272,6 +272,10 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 				sb_adds(&sb, ", \"directive\": ");
 				json_str(&sb, c->directive);
 			}
+			if (c->diag) {
+				sb_adds(&sb, ", \"diag\": ");
+				json_str(&sb, c->diag);
+			}
 			sb_adds(&sb, "}");
 		}
 		sb_adds(&sb, "]}");
@@ -419,7 +423,12 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 			xml_str(&sb, c->title);
 			sb_adds(&sb, "\">");
 			if (c->result == KTAP_FAIL) {
-				sb_adds(&sb, "<failure message=\"failed\">see ");
+				/* What the test said of it (its failing body, a diff), then where
+				 * the rest is. */
+				sb_adds(&sb, "<failure message=\"failed\">");
+				if (c->diag)
+					xml_str(&sb, c->diag);
+				sb_adds(&sb, "see ");
 				xml_str(&sb, t->dir);
 				sb_adds(&sb, "/console.log</failure>");
 			} else if (c->result == KTAP_SKIP || c->result == KTAP_XFAIL) {

@@ -258,13 +258,17 @@ static int parse_case(struct ctx *c, json_object *o, struct ktap_case *kc)
 		return bad(c, "not an object");
 	if (get_int(c, o, "n", true, &n) < 0 || get_line(c, o, "name", true, &kc->title) < 0 ||
 	    get_line(c, o, "result", true, &result) < 0 ||
-	    get_line(c, o, "directive", false, &kc->directive) < 0)
+	    get_line(c, o, "directive", false, &kc->directive) < 0 ||
+	    get_str(c, o, "diag", false, &kc->diag) < 0)
 		return -1;
 	if (n < 0 || n > INT_MAX)
 		return bad(c, "\"n\" is out of range: %lld", n);
 	kc->number = (int)n;
 	if (!kc->directive)
 		kc->directive = xstrdup("");
+	/* As ktap.c keeps it, whatever a crafted file holds. */
+	if (kc->diag && strlen(kc->diag) > KTAP_DIAG_MAX)
+		kc->diag[KTAP_DIAG_MAX] = '\0';
 	if (parse_ktap_result(result, &kc->result) < 0)
 		return bad(c, "unknown subtest result \"%s\"", result);
 	return 0;

@@ -97,6 +97,12 @@ static void feed_result(struct ktap *k, const char *line, bool ok)
 		c.directive = xstrdup("");
 	} else {
 		k->text += strlen(c.title) + strlen(c.directive);
+		/* What the test said of a failure just before it (junit.xml shows it). */
+		if (c.result == KTAP_FAIL && k->pending.len &&
+		    k->text + k->pending.len <= KTAP_TEXT_MAX) {
+			c.diag = xstrdup(k->pending.buf);
+			k->text += k->pending.len;
+		}
 	}
 	k->cases = xrealloc(k->cases, (k->ncases + 1) * sizeof(*k->cases));
 	k->cases[k->ncases++] = c;
@@ -104,6 +110,16 @@ static void feed_result(struct ktap *k, const char *line, bool ok)
 
 void ktap_feed(struct ktap *k, const char *line)
 {
+	/* Diagnostics gather until a result takes them (or a plan drops them). */
+	if (line[0] == '#') {
+		size_t n = strlen(line);
+
+		if (k->pending.len + n + 1 <= KTAP_DIAG_MAX) {
+			sb_add(&k->pending, line, n);
+			sb_adds(&k->pending, "\n");
+		}
+		return;
+	}
 	if (!strncmp(line, "KTAP version ", 13) || !strncmp(line, "TAP version ", 12)) {
 		k->saw_version = true;
 	} else if (!strncmp(line, "ok ", 3)) {
@@ -119,7 +135,12 @@ void ktap_feed(struct ktap *k, const char *line)
 		k->skip_all = k->planned == 0 && split_directive(copy + 3, &rest);
 		free(k->skip_reason);
 		k->skip_reason = k->skip_all ? xstrdup(rest) : NULL;
+	} else {
+		return;
 	}
+	k->pending.len = 0;
+	if (k->pending.buf)
+		k->pending.buf[0] = '\0';
 }
 
 bool ktap_passed(const struct ktap *k)
@@ -148,8 +169,10 @@ void ktap_free(struct ktap *k)
 	for (size_t i = 0; i < k->ncases; i++) {
 		free(k->cases[i].title);
 		free(k->cases[i].directive);
+		free(k->cases[i].diag);
 	}
 	free(k->cases);
 	free(k->skip_reason);
+	sb_release(&k->pending);
 	ktap_init(k);
 }

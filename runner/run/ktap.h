@@ -27,6 +27,7 @@ struct ktap_case {
 	char *title;
 	enum ktap_result result;
 	char *directive; /* text after the directive word, may be "" */
+	char *diag;	 /* a failed case: the "# " lines just before it, or NULL */
 };
 
 struct ktap {
@@ -37,9 +38,10 @@ struct ktap {
 	size_t ncases;
 	int counts[KTAP_XPASS + 1];
 	bool saw_version;
-	int bad_numbers; /* results out of sequence */
-	size_t dropped;	 /* results past KTAP_MAX_CASES: counted, not kept */
-	size_t text;	 /* bytes of the kept titles and directives */
+	int bad_numbers;       /* results out of sequence */
+	size_t dropped;	       /* results past KTAP_MAX_CASES: counted, not kept */
+	size_t text;	       /* bytes of the kept titles, directives and diagnostics */
+	struct strbuf pending; /* the "# " lines since the last result */
 };
 
 /*
@@ -52,6 +54,8 @@ struct ktap {
 #define KTAP_TITLE_MAX	  1024
 #define KTAP_TEXT_MAX	  ((size_t)4 << 20)
 #define KTAP_TEXT_DROPPED "(title not kept: the file's titles passed 4 MiB)"
+/* A failed case's diagnostics kept (the harness's failing body, test_cmp's diff). */
+#define KTAP_DIAG_MAX 4096
 
 void ktap_init(struct ktap *k);
 void ktap_feed(struct ktap *k, const char *line);

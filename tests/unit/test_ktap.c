@@ -294,9 +294,31 @@ static void test_bounded(void)
 	free(big);
 }
 
+/* A failed case keeps the diagnostics just before it; a passing one takes none. */
+static void test_diag(void)
+{
+	static const char *const lines[] = { "KTAP version 1",
+					     "# setting up",
+					     "ok 1 a",
+					     "# test_cmp: e and a differ:",
+					     "# -expected",
+					     "not ok 2 b",
+					     "not ok 3 c",
+					     "1..3",
+					     NULL };
+	struct ktap k;
+
+	feed(&k, lines);
+	ok(!k.cases[0].diag, "diag: a passing case keeps none");
+	is_str(k.cases[1].diag, "# test_cmp: e and a differ:\n# -expected\n",
+	       "diag: a failed case keeps the lines just before it");
+	ok(!k.cases[2].diag, "diag: a failure right after another has none of its lines");
+	ktap_free(&k);
+}
+
 int main(void)
 {
-	plan(77);
+	plan(80);
 	test_plan_at_end();
 	test_plan_at_start();
 	test_failure();
@@ -309,5 +331,6 @@ int main(void)
 	test_plan_replaced();
 	test_huge_numbers();
 	test_bounded();
+	test_diag();
 	return done_testing();
 }

@@ -135,8 +135,10 @@ static int write_full(const char *path, struct uerr *e)
 	int rc;
 
 	ktap_init(&r.ktap);
-	ktap_feed(&r.ktap, "1..1");
+	ktap_feed(&r.ktap, "1..2");
 	ktap_feed(&r.ktap, "ok 1 a # SKIP no iw");
+	ktap_feed(&r.ktap, "# test_cmp: expect and actual differ");
+	ktap_feed(&r.ktap, "not ok 2 b");
 	rc = report_write_json(path, &ri, &r, 1, e);
 	ktap_free(&r.ktap);
 	return rc;
