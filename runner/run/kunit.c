@@ -274,12 +274,15 @@ static struct record *add_record(struct record **rec, size_t *n, const struct gu
 static void ktap_copy(struct ktap *to, const struct ktap *from)
 {
 	*to = *from;
+	/* Nothing of from's stays shared: each is freed with its own owner. */
+	memset(&to->pending, 0, sizeof(to->pending));
 	to->skip_reason = from->skip_reason ? xstrdup(from->skip_reason) : NULL;
 	to->cases = xcalloc(from->ncases + 1, sizeof(*to->cases));
 	for (size_t i = 0; i < from->ncases; i++) {
 		to->cases[i] = from->cases[i];
 		to->cases[i].title = xstrdup(from->cases[i].title);
 		to->cases[i].directive = xstrdup(from->cases[i].directive);
+		to->cases[i].diag = from->cases[i].diag ? xstrdup(from->cases[i].diag) : NULL;
 	}
 }
 
