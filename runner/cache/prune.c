@@ -99,6 +99,14 @@ static bool names_has(const struct names *l, const char *name, size_t len)
 	return false;
 }
 
+/* KEY or KEY.log of a KEY in used: what an interrupted KEY.tmp-PID left is not. */
+static bool used_name(const struct names *used, const char *name)
+{
+	size_t len = strcspn(name, ".");
+
+	return (!name[len] || !strcmp(name + len, ".log")) && names_has(used, name, len);
+}
+
 static void names_free(struct names *l)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -152,8 +160,8 @@ static int prune_sub(const struct prune_opts *o, const char *sub, const struct n
 		 * Not what was used lately: a KEY.tmp-PID whose PID seems gone
 		 * may be another PID namespace's build sharing the cache.
 		 */
-		if (r < 0 || kept(o, key) || names_has(used, names[i], strcspn(names[i], ".")) ||
-		    in_progress(names[i]) || used_lately(o, key) || used_lately(o, path))
+		if (r < 0 || kept(o, key) || used_name(used, names[i]) || in_progress(names[i]) ||
+		    used_lately(o, key) || used_lately(o, path))
 			continue;
 		if (gone)
 			names_add(gone, names[i]);

@@ -119,19 +119,24 @@ static bool wait_ready(int fd)
  * which gdb opens, reads, writes or removes files on the host as the user
  * running it. gdbserver never asks, but a guest program can replace it on
  * the line. So the line reaches gdb through a relay that reads what each
- * side sends, packet by packet ($DATA#CS, and %NOTIFICATION#CS from the
- * target), and ends the line at the first such request: a target's 'F'
- * packet whose call is a name (Fopen,..., Fwrite,...: each has a letter
- * past f before its first ',' or ';'), or any 'F' packet but the one that
- * answers gdb's own vFile: packet (gdb's I/O on the target's files: F, a
- * hex number, then ',', ';' or the end).
+ * side sends, packet by packet, as gdb's read_frame does ($DATA#CS and
+ * %NOTIFICATION#CS, '*' and a count repeating the byte before, a '$'
+ * inside a packet or a bad count ending it), and ends the line at the
+ * first such request: a target's 'F' packet whose call is a name
+ * (Fopen,..., Fwrite,...: each has a letter past f before its first ','
+ * or ';'), or any 'F' packet but the one that answers gdb's own vFile:
+ * packet (gdb's I/O on the target's files: F, a hex number, then ',', ';'
+ * or the end).
  *
  * The target also names files gdb opens below its sysroot, the staged
- * root: a program's new image in a stop reply (exec:HEX-PATH;), the
- * libraries and the executable gdb asks for (qXfer:libraries-svr4,
- * qXfer:exec-file). gdb joins the sysroot and the path as text, so "/.."
- * would climb out of it and a relative path would be the host's from gdb's
- * folder: the relay ends the line at either.
+ * root: a program's new image in a stop reply (T..exec:HEX-PATH;), the
+ * libraries and the executable gdb asks for (qXfer:libraries-svr4's
+ * name="..." attributes, qXfer:exec-file). gdb joins the sysroot and the
+ * path as text, so a path must be absolute and may not climb above "/"
+ * ("/opt/app/bin/../lib" is fine, "/x/../.." is not); the one relative
+ * name let through is the vDSO's, which gdb never opens. XML character
+ * references and declarations (&#46;, <!ENTITY) are refused there: gdb's
+ * XML parser would turn them into bytes this reading never saw.
  */
 
 static void tail_push(char *tail, size_t len, char c)
@@ -140,22 +145,72 @@ static void tail_push(char *tail, size_t len, char c)
 	tail[len - 1] = c;
 }
 
+static bool walk_component(struct rsp_path *w)
+{
+	if (w->comp == 2 && w->dots == 2) {
+		if (--w->depth < 0)
+			return false;
+	} else if (w->comp && !(w->comp == 1 && w->dots == 1)) {
+		w->depth++;
+	}
+	w->comp = w->dots = 0;
+	return true;
+}
+
+/* A byte of a path: false when it is relative or has climbed above "/". */
+static bool walk_char(struct rsp_path *w, char c)
+{
+	if (!w->started) {
+		w->started = true;
+		return c == '/';
+	}
+	if (c == '/')
+		return walk_component(w);
+	w->comp++;
+	w->dots += c == '.';
+	return true;
+}
+
+static bool walk_end(struct rsp_path *w)
+{
+	bool ok = !w->started || walk_component(w);
+
+	memset(w, 0, sizeof(*w));
+	return ok;
+}
+
 static void rsp_from_gdb(struct rsp_scan *s, char c, struct rsp_relay *r)
 {
 	if (c == '$') {
 		s->in = true;
 		s->n = 0;
+		s->colon = s->offset0 = false;
 	} else if (s->in && c == '#') {
 		s->in = false;
 		r->vfile = s->n >= 6 && !memcmp(s->head, "vFile:", 6);
 		r->exec_file = s->n >= 8 && !memcmp(s->head, "qXfer:ex", 8);
 		r->paths = r->exec_file || (s->n >= 8 && !memcmp(s->head, "qXfer:li", 8));
-		if (!r->paths) {
+		/* A read from its start (":0,LENGTH"): a text of its own begins. */
+		if (!r->paths || s->offset0 || r->exec_file) {
 			memset(r->ptail, 0, sizeof(r->ptail));
-			r->pn = 0;
+			r->attr = 0;
+			r->vlen = 0;
+			memset(&r->path, 0, sizeof(r->path));
 		}
-	} else if (s->in && s->n < sizeof(s->head)) {
-		s->head[s->n++] = c;
+	} else if (s->in) {
+		if (s->n < sizeof(s->head))
+			s->head[s->n] = c;
+		s->n++;
+		if (c == ':') {
+			s->colon = s->zero_only = true;
+		} else if (c == ',' && s->colon) {
+			s->offset0 = s->zero_only;
+			s->colon = false;
+		} else if (c != '0') {
+			s->zero_only = false;
+			if (!(c >= '1' && c <= '9') && !(c >= 'a' && c <= 'f'))
+				s->colon = false;
+		}
 	}
 }
 
@@ -177,15 +232,15 @@ static int hex_value(char c)
 	return -1;
 }
 
-/* A byte of an exec:HEX path: false when the path is relative or climbs with "/..". */
+/* A byte of a stop reply's exec:HEX path: false when gdb may not have it. */
 static bool exec_char(struct rsp_scan *s, char c)
 {
 	int v = hex_value(c);
 	char b;
 
 	if (v < 0) {
-		s->exec = false; /* ';' ends the path (or it was no hex at all) */
-		return true;
+		s->exec = false; /* ';' ends the path */
+		return walk_end(&s->exec_path);
 	}
 	if (s->nibble < 0) {
 		s->nibble = v;
@@ -193,10 +248,69 @@ static bool exec_char(struct rsp_scan *s, char c)
 	}
 	b = (char)(s->nibble << 4 | v);
 	s->nibble = -1;
-	if (s->exec_n++ == 0 && b != '/')
+	return walk_char(&s->exec_path, b);
+}
+
+/* The names gdb knows for the vDSO, a library of no file that it never opens. */
+static bool vdso_name(const char *name, size_t len)
+{
+	return (len == 15 && !memcmp(name, "linux-vdso.so.1", 15)) ||
+	       (len == 15 && !memcmp(name, "linux-gate.so.1", 15));
+}
+
+enum { ATTR_NONE, ATTR_NAME, ATTR_EQ, ATTR_VALUE, ATTR_RELATIVE };
+
+/* A byte of an answer's text, escapes undone: false when gdb may not have it. */
+static bool path_text(struct rsp_relay *r, char c)
+{
+	tail_push(r->ptail, sizeof(r->ptail), c);
+	if (!memcmp(r->ptail + 3, "&#", 2) || !memcmp(r->ptail + 3, "<!", 2))
 		return false;
-	tail_push(s->exec_tail, sizeof(s->exec_tail), b);
-	return memcmp(s->exec_tail, "/..", 3) != 0;
+	if (r->exec_file)
+		return walk_char(&r->path, c);
+	switch (r->attr) {
+	case ATTR_NONE:
+		/* " name" (a blank before it: not "lname", not "filename") */
+		if (!memcmp(r->ptail + 1, "name", 4) &&
+		    (r->ptail[0] == ' ' || r->ptail[0] == '\t' || r->ptail[0] == '\n'))
+			r->attr = ATTR_NAME;
+		return true;
+	case ATTR_NAME:
+	case ATTR_EQ:
+		if (c == ' ' || c == '\t' || c == '\n')
+			return true;
+		if (r->attr == ATTR_NAME && c == '=') {
+			r->attr = ATTR_EQ;
+		} else if (r->attr == ATTR_EQ && (c == '"' || c == '\'')) {
+			r->quote = c;
+			r->attr = ATTR_VALUE;
+			r->vlen = 0;
+			memset(&r->path, 0, sizeof(r->path));
+		} else {
+			r->attr = ATTR_NONE;
+		}
+		return true;
+	case ATTR_VALUE:
+		if (c == r->quote) {
+			r->attr = ATTR_NONE;
+			return walk_end(&r->path);
+		}
+		if (!r->path.started && c != '/') {
+			r->attr = ATTR_RELATIVE;
+			r->vbuf[r->vlen++] = c;
+			return true;
+		}
+		return walk_char(&r->path, c);
+	default: /* ATTR_RELATIVE: the vDSO's name, or nothing */
+		if (c == r->quote) {
+			r->attr = ATTR_NONE;
+			return vdso_name(r->vbuf, r->vlen);
+		}
+		if (r->vlen == sizeof(r->vbuf))
+			return false;
+		r->vbuf[r->vlen++] = c;
+		return true;
+	}
 }
 
 /* A data byte of a target's packet, repeats expanded: false when gdb may not have it. */
@@ -207,33 +321,27 @@ static bool target_data(struct rsp_scan *s, char c, struct rsp_relay *r)
 	if (s->n < sizeof(s->head))
 		s->head[s->n] = c;
 	s->n++;
+	/* A stop reply's new program: T..exec:HEX-PATH; ($), Stop:T..exec: (%). */
 	if (s->exec && !exec_char(s, c))
 		return false;
 	tail_push(s->last, sizeof(s->last), c);
-	if (!memcmp(s->last, "exec:", 5)) {
+	if (!memcmp(s->last, "exec:", 5) &&
+	    ((s->kind == '$' && s->head[0] == 'T') ||
+	     (s->kind == '%' && s->n > 6 && !memcmp(s->head, "Stop:T", 6)))) {
 		s->exec = true;
 		s->nibble = -1;
-		s->exec_n = 0;
-		memset(s->exec_tail, 0, sizeof(s->exec_tail));
+		memset(&s->exec_path, 0, sizeof(s->exec_path));
 	}
-	/*
-	 * A path gdb asked for: l or m, then the text (XML for the libraries),
-	 * its '}' escapes undone as gdb undoes them.
-	 */
-	if (r->paths && s->kind == '$' && s->n > 1) {
+	/* An answer gdb asked paths of: l or m, then the text. */
+	if (r->paths && s->kind == '$' && s->n > 1 && (s->head[0] == 'l' || s->head[0] == 'm')) {
 		if (c == '}' && !s->esc) {
 			s->esc = true;
 		} else {
 			char plain = s->esc ? (char)(c ^ 0x20) : c;
 
 			s->esc = false;
-			tail_push(r->ptail, sizeof(r->ptail), plain);
-			/* Absolute, and no "/..": the executable's path, each library's name="". */
-			if ((r->exec_file && r->pn == 0 && plain != '/') ||
-			    !memcmp(r->ptail + 4, "/..", 3) ||
-			    (!memcmp(r->ptail, "name=\"", 6) && plain != '/'))
+			if (!path_text(r, plain))
 				return false;
-			r->pn++;
 		}
 	}
 	if (s->kind == '%')
@@ -253,10 +361,10 @@ static bool target_data(struct rsp_scan *s, char c, struct rsp_relay *r)
 
 /*
  * Scans the target's byte c as gdb reads it (remote.c, read_frame): '$'
- * and '%' start a packet ('$' restarts one anywhere, '%', never escaped,
- * only outside one), '#' ends it and two checksum bytes follow, '*' and a
- * count byte (whatever it is) repeat the byte before. False for a byte
- * gdb may not have (above).
+ * or '%' outside a packet starts one, '#' ends it and two checksum bytes
+ * follow, '*' and a count byte (whatever it is) repeat the byte before;
+ * a '$' inside a packet or a count out of range ends it unread (gdb looks
+ * for the next '$' or '%'). False for a byte gdb may not have (above).
  */
 static bool rsp_from_target(struct rsp_scan *s, char c, struct rsp_relay *r)
 {
@@ -268,27 +376,41 @@ static bool rsp_from_target(struct rsp_scan *s, char c, struct rsp_relay *r)
 		int repeat = (unsigned char)c - 29;
 
 		s->rle = false;
-		if (repeat > 0 && repeat <= 255 && s->n)
-			for (int k = 0; k < repeat; k++)
-				if (!target_data(s, s->prev, r))
-					return false;
+		if (repeat <= 0 || repeat > 255 || !s->n) {
+			s->in = false;
+			return true;
+		}
+		for (int k = 0; k < repeat; k++)
+			if (!target_data(s, s->prev, r))
+				return false;
 		return true;
 	}
-	if (c == '$' || (c == '%' && !s->in)) {
-		memset(s, 0, sizeof(*s));
-		s->in = true;
-		s->kind = c;
+	if (s->in && c == '$') {
+		s->in = false;
 		return true;
 	}
-	if (!s->in)
+	if (!s->in) {
+		if (c == '$' || c == '%') {
+			memset(s, 0, sizeof(*s));
+			s->in = true;
+			s->kind = c;
+		}
 		return true;
+	}
 	if (c == '#') {
+		bool ok = true;
+
 		s->in = false;
 		s->skip = 2;
+		if (s->exec)
+			ok = walk_end(&s->exec_path);
 		/* A packet answered gdb's (a notification answers nothing). */
-		if (s->kind == '$')
+		if (s->kind == '$') {
+			if (r->exec_file && (s->head[0] == 'l' || s->head[0] == 'm'))
+				ok = ok && walk_end(&r->path);
 			r->vfile = r->paths = false;
-		return true;
+		}
+		return ok;
 	}
 	if (c == '*') {
 		s->rle = true;

@@ -38,35 +38,44 @@ struct gdbserver_line {
 
 /*
  * The relay's reading of the remote protocol on the line (gdbserver.c
- * says why): each direction's packet state, and what gdb's last packet
- * asked for (an answer to vFile: is an 'F' packet; to qXfer:libraries or
- * qXfer:exec-file, paths gdb opens below its sysroot).
+ * says why): each direction's packet state, what gdb's last packet asked
+ * for, and the walk of the paths the target names in its answers.
  */
+struct rsp_path {
+	bool started; /* a byte came (the first must be '/') */
+	int depth;    /* folders below "/" */
+	int comp;     /* bytes of the component so far */
+	int dots;     /* of them, dots */
+};
 struct rsp_scan {
 	bool in;      /* inside a packet's data */
 	char kind;    /* '$' or '%' */
 	char head[8]; /* the data's first bytes */
-	size_t n;     /* how many of them */
+	size_t n;     /* bytes of data so far */
 	bool delim;   /* an 'F' packet's first ',' or ';' has come */
 	int skip;     /* checksum bytes still to come after '#' */
 	bool rle;     /* a '*' came: the next byte is a repeat count */
 	char prev;    /* the last data byte (what a '*' repeats) */
 	bool esc;     /* a '}' came: the next byte is escaped (binary answers) */
 	char last[5]; /* the data's last bytes, newest last */
-	/* Inside exec:HEX (a stop reply's new program): the path's bytes so far. */
-	bool exec;
-	int nibble;	   /* the first hex digit of a byte, or -1 */
-	size_t exec_n;	   /* bytes of the path */
-	char exec_tail[3]; /* its last bytes, newest last */
+	bool exec;    /* inside a stop reply's exec:HEX-PATH */
+	int nibble;   /* the first hex digit of a byte, or -1 */
+	struct rsp_path exec_path;
+	/* gdb's side: a request's offset (":OFFSET,LENGTH") is 0 */
+	bool colon, zero_only, offset0;
 };
 struct rsp_relay {
 	struct rsp_scan from_gdb, from_target;
 	bool vfile;	/* gdb's last packet was vFile: */
 	bool paths;	/* gdb's last packet was qXfer:libraries... or qXfer:exec-file */
 	bool exec_file; /* qXfer:exec-file: the answer is one path */
-	/* The answers' text so far (escapes undone; a read in pieces is one text). */
-	char ptail[7]; /* its last bytes, newest last */
-	size_t pn;     /* its length */
+	/* The answers' text (escapes undone; one text over a read in pieces). */
+	char ptail[5]; /* its last bytes, newest last */
+	int attr;      /* where in a name="..." attribute of the library list */
+	char quote;    /* the value's quote */
+	char vbuf[24]; /* a value that is not absolute: the vDSO's soname at most */
+	size_t vlen;
+	struct rsp_path path; /* the path being read */
 };
 void gdbserver_scan_gdb(struct rsp_relay *r, const char *buf, size_t n);
 /*

@@ -110,13 +110,23 @@ static void feed_result(struct ktap *k, const char *line, bool ok)
 
 void ktap_feed(struct ktap *k, const char *line)
 {
-	/* Diagnostics gather until a result takes them (or a plan drops them). */
+	/*
+	 * Diagnostics gather until a result takes them (or a plan drops
+	 * them): the last KTAP_DIAG_MAX bytes, whole lines, where a failing
+	 * body's diff ends.
+	 */
 	if (line[0] == '#') {
-		size_t n = strlen(line);
+		size_t n = strnlen(line, KTAP_DIAG_MAX - 1);
 
-		if (k->pending.len + n + 1 <= KTAP_DIAG_MAX) {
-			sb_add(&k->pending, line, n);
-			sb_adds(&k->pending, "\n");
+		sb_add(&k->pending, line, n);
+		sb_adds(&k->pending, "\n");
+		if (k->pending.len > KTAP_DIAG_MAX) {
+			const char *keep = k->pending.buf + k->pending.len - KTAP_DIAG_MAX;
+			const char *nl = memchr(keep, '\n', KTAP_DIAG_MAX);
+
+			keep = nl ? nl + 1 : keep;
+			k->pending.len -= (size_t)(keep - k->pending.buf);
+			memmove(k->pending.buf, keep, k->pending.len + 1);
 		}
 		return;
 	}

@@ -224,6 +224,8 @@ static void test_profile_key(void)
 	rm_rf(dir);
 }
 
+#define LIB "$qXfer:libraries-svr4:read::0,fff#00"
+
 /* target: what the target sends after gdb sent gdb (or NULL); how much reaches gdb. */
 static size_t relay_passes(const char *gdb, const char *target)
 {
@@ -262,32 +264,49 @@ static void test_relay(void)
 	 */
 	is_int(relay_passes("$c#63", "$T05exec:2f7573722f62696e2f78;#00"), 33,
 	       "relay: a new program's absolute path passes");
-	is_int(relay_passes("$c#63", "$T05exec:2f2e2e2f746d70;#00"), 14,
-	       "relay: a new program's path with /.. is cut");
+	is_int(relay_passes("$c#63", "$T05exec:2f2e2e2f746d70;#00"), 16,
+	       "relay: a new program's path that climbs above / is cut");
 	is_int(relay_passes("$c#63", "$T05exec:2e2e2f78;#00"), 10,
 	       "relay: a new program's relative path is cut");
-	is_int(relay_passes("$qXfer:libraries-svr4:read::0,fff#00", "$l<library name=\"/x/.*\x1e"
-								    "/etc\"/>#00"),
-	       22, "relay: a /.. made by a repeat count is cut");
-	is_int(relay_passes("$qXfer:libraries-svr4:read::0,fff#00",
-			    "$l<library-list-svr4><library name=\"/lib/libc.so.6\"/>#00"),
-	       56, "relay: a library list of absolute names passes");
-	is_int(relay_passes("$qXfer:libraries-svr4:read::0,fff#00",
-			    "$l<library name=\"/x/../../etc/passwd\"/>#00"),
-	       21, "relay: a library name with /.. is cut");
-	is_int(relay_passes("$qXfer:libraries-svr4:read::0,fff#00", "$l<library name=\"/x/}\x0e"
-								    "./etc\"/>#00"),
-	       22, "relay: a /.. behind an escape is cut");
-	is_int(
-	    relay_passes("$qXfer:libraries-svr4:read::0,fff#00", "$l<library name=\"x.so\"/>#00"),
-	    17, "relay: a relative library name is cut");
+	is_int(relay_passes(LIB, "$l<library name=\"/.*\x1e"
+				 "/etc\"/>#00"),
+	       21, "relay: a /.. made by a repeat count is cut");
+	is_int(relay_passes(LIB, "$l<library-list-svr4><library name=\"/lib/libc.so.6\"/>#00"), 56,
+	       "relay: a library list of absolute names passes");
+	is_int(relay_passes(LIB, "$l<library name=\"/x/../../etc/passwd\"/>#00"), 25,
+	       "relay: a library name that climbs above / is cut");
+	is_int(relay_passes(LIB, "$l<library name=\"/}\x0e"
+				 "./etc\"/>#00"),
+	       21, "relay: a /.. behind an escape is cut");
+	is_int(relay_passes(LIB, "$l<library name=\"x.so\"/>#00"), 21,
+	       "relay: a relative library name is cut");
 	is_int(relay_passes("$qXfer:exec-file:read:2a:0,fff#00", "$letc/passwd#00"), 2,
 	       "relay: a relative executable is cut");
+	{
+		static const char vdso[] =
+		    "$l<library-list-svr4 version=\"1.0\"><library name=\"linux-vdso.so.1\" "
+		    "lm=\"0x7f\" l_addr=\"0x0\" l_ld=\"0x7ffe\"/><library "
+		    "name=\"/opt/app/bin/../lib/libx.so\" lm=\"0x1\"/></library-list-svr4>#00";
+
+		is_int(relay_passes(LIB, vdso), strlen(vdso),
+		       "relay: the vDSO's name and a /.. that stays below / pass");
+	}
+	is_int(relay_passes(LIB, "$l<library name=\"/x/&}\x03"
+				 "46;/etc\"/>#00"),
+	       22, "relay: an XML character reference in the library list is cut");
+	is_int(relay_passes(LIB, "$l<library name = 'etc/passwd'/>#00"), 29,
+	       "relay: a relative name in another spelling of the attribute is cut");
+	is_int(relay_passes("$qXfer:exec-file:read:2a:0,fff#00", "$E01#00"), 7,
+	       "relay: an error answer to qXfer:exec-file passes");
+	is_int(relay_passes("$c#63", "$T05$%Stop:Fopen,1#00"), 11,
+	       "relay: a '$' inside a packet ends it, and the notification after is read");
+	is_int(relay_passes("$vFile:pread:5,10,0#00", "$F4;exec:2e2e#00"), 16,
+	       "relay: exec: inside a vFile: answer is data, not a new program");
 }
 
 int main(void)
 {
-	plan(80);
+	plan(86);
 	test_profile_key();
 	test_options();
 	test_params();

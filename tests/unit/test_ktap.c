@@ -314,11 +314,24 @@ static void test_diag(void)
 	       "diag: a failed case keeps the lines just before it");
 	ok(!k.cases[2].diag, "diag: a failure right after another has none of its lines");
 	ktap_free(&k);
+
+	ktap_init(&k);
+	for (int i = 0; i < 500; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "# line %d of a long failing body", i);
+		ktap_feed(&k, line);
+	}
+	ktap_feed(&k, "not ok 1 long");
+	ok(k.cases[0].diag && strlen(k.cases[0].diag) <= KTAP_DIAG_MAX &&
+	       strstr(k.cases[0].diag, "# line 499 of") && !strncmp(k.cases[0].diag, "# line ", 7),
+	   "diag: the last 4 KiB, whole lines, where a diff ends");
+	ktap_free(&k);
 }
 
 int main(void)
 {
-	plan(80);
+	plan(81);
 	test_plan_at_end();
 	test_plan_at_start();
 	test_failure();
