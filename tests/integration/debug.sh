@@ -196,6 +196,11 @@ printf 'continue
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- sh -c 'echo hi; exit 3'
 [ $rc -eq 3 ] && grep -q "^hi$" "$work/out" && nothing_left_here
 check "exec --gdb-guest exits with the program's status, not gdbserver's"
+# A dynamic program: gdbserver names its libraries, the vDSO among them by
+# a relative name, and the relay lets the list through.
+run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- /usr/sbin/iw --version
+[ $rc -eq 0 ] && grep -q "^iw version" "$work/out" && ! grep -q "refused" "$work/err" && nothing_left_here
+check "exec --gdb-guest of a dynamic program runs to its end through the relay"
 # A guest program that takes gdbserver's place on the line and asks gdb for
 # a host file (a File-I/O request): the relay ends the line instead.
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- sh -c '( trap "" HUP; sleep 1
