@@ -513,7 +513,9 @@ int read_file(const char *path, char **out, size_t *len)
 
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
-	_cleanup_free_ char *tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
+	_cleanup_free_ char *suffix = tmp_suffix();
+	/* PATH.tmp-PID.nsINODE: what a killed writer leaves, sweep_stale_tmp knows. */
+	_cleanup_free_ char *tmp = xasprintf("%s.tmp-%s", path, suffix);
 	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	const char *p = data;
 	int err;

@@ -125,6 +125,13 @@ int run_dir_create(const char *results, char **run_dir, struct uerr *e)
 		return uerr_set(e, EXIT_INFRA, "too many runs in the same second in %s", results);
 	/* Replace latest atomically: a new link, renamed over the old one. */
 	latest = xasprintf("%s/latest", results);
+	/* What a killed run left in its folder (a report half written) goes. */
+	{
+		_cleanup_free_ char *prev = realpath(latest, NULL);
+
+		if (prev && is_dir(prev))
+			sweep_stale_tmp(prev);
+	}
 	tmp_link = xasprintf("%s/.latest.%ld", results, (long)getpid());
 	unlink(tmp_link);
 	e->msg[0] = '\0';

@@ -1101,6 +1101,11 @@ fi
 run "$umlrun" exec -- true
 nothing_left
 check "the next umlrun removes the staging folder a SIGKILLed one left"
+leftover="$(readlink -f "$results/latest")/results.json.tmp-999999999.ns$(stat -L -c %i /proc/self/ns/pid)"
+: >"$leftover"
+run "$umlrun" run $R itest/t0001-pass.sh
+[ $rc -eq 0 ] && [ ! -e "$leftover" ]
+check "the next run removes a report a killed run left half written in its folder"
 # Without a PID namespace (not root) UML's helpers outlived a SIGKILLed
 # umlrun: the next one kills what still runs a stage's linux whose umlrun
 # is gone (here a stand-in, a copy of sleep, and an owner that is gone).
