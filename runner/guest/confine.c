@@ -398,3 +398,58 @@ int confine_landlock(const struct confine_plan *p, const char *stage, int index)
 	close(ruleset);
 	return r;
 }
+
+int confine_gdb(const char *sysroot, const char *script)
+{
+	/*
+	 * What the host's gdb needs: its programs and libraries, its own
+	 * configuration, the staged root it reads the program from, the
+	 * script, the terminal. Not the rest of /etc, /tmp, /run, /home or
+	 * /dev, where a path a guest names could reach a secret or a FIFO.
+	 */
+	static const struct {
+		const char *path;
+		uint64_t access;
+	} parts[] = {
+		{ "/usr", LL_RUN | LANDLOCK_ACCESS_FS_READ_DIR },
+		{ "/bin", LL_RUN | LANDLOCK_ACCESS_FS_READ_DIR },
+		{ "/sbin", LL_RUN | LANDLOCK_ACCESS_FS_READ_DIR },
+		{ "/lib", LL_RUN | LANDLOCK_ACCESS_FS_READ_DIR },
+		{ "/lib64", LL_RUN | LANDLOCK_ACCESS_FS_READ_DIR },
+		{ "/etc/gdb", LL_READ },
+		{ "/etc/ld.so.cache", LANDLOCK_ACCESS_FS_READ_FILE },
+		{ "/etc/localtime", LANDLOCK_ACCESS_FS_READ_FILE },
+		{ "/etc/inputrc", LANDLOCK_ACCESS_FS_READ_FILE },
+		{ "/etc/nsswitch.conf", LANDLOCK_ACCESS_FS_READ_FILE },
+		{ "/etc/passwd", LANDLOCK_ACCESS_FS_READ_FILE },
+		{ "/etc/terminfo", LL_READ },
+		{ "/proc/self", LL_READ },
+		{ "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE },
+		{ "/dev/tty", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE },
+		{ "/dev/pts", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE },
+	};
+	int abi = confine_landlock_abi();
+	struct ll_ruleset_attr attr = { .handled_access_fs = fs_rights_of(abi) };
+	uint64_t h = attr.handled_access_fs;
+	int ruleset, r = 0;
+
+	if (!abi)
+		return 0;
+	ruleset =
+	    (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr.handled_access_fs), 0);
+	if (ruleset < 0)
+		return -errno;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && !r; i++) {
+		r = allow(ruleset, parts[i].path, parts[i].access, h);
+		if (r == -ENOENT)
+			r = 0; /* a host without it: nothing to allow */
+	}
+	if (!r)
+		r = allow(ruleset, sysroot, LL_READ, h);
+	if (!r && script)
+		r = allow(ruleset, script, LANDLOCK_ACCESS_FS_READ_FILE, h);
+	if (!r && syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
+		r = -errno;
+	close(ruleset);
+	return r;
+}

@@ -83,4 +83,12 @@ int confine_mounts(const struct confine_plan *p, const char *stage, int index, u
 /* In the child, after dropping privileges, with no_new_privs set. */
 int confine_landlock(const struct confine_plan *p, const char *stage, int index);
 
+/*
+ * Confines the calling process (the host's gdb under --gdb-guest, before
+ * its exec) with Landlock: its programs and libraries, its configuration,
+ * sysroot and script to read, the terminal. 0, also without Landlock;
+ * -errno when it could not.
+ */
+int confine_gdb(const char *sysroot, const char *script);
+
 #endif

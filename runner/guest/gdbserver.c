@@ -2,6 +2,7 @@
 /* gdbserver.c - the line between gdbserver in the guest and gdb on the host. */
 #define _GNU_SOURCE
 #include "gdbserver.h"
+#include "confine.h"
 #include "supervise.h"
 
 #include <errno.h>
@@ -66,6 +67,7 @@ char **gdbserver_guest_argv(char *const *argv)
 	    "\t\t'Child exited with status '*) echo \"${l##* }\" >\"$rc\" ;;\n"
 	    "\t\t'During startup program exited with code '*) s=${l##* } && echo \"${s%.}\" "
 	    ">\"$rc\" ;;\n"
+	    "\t\t'During startup program exited normally'*) echo 0 >\"$rc\" ;;\n"
 	    "\t\t'Child terminated with signal = '*) s=${l#*= } && echo $((128 + ${s%% *})) "
 	    ">\"$rc\" ;;\n"
 	    "\t\tesac\n"
@@ -557,7 +559,7 @@ pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const
 		const char *argv[16];
 		size_t n = 0;
 		sigset_t none;
-		int sp[2];
+		int sp[2], cr;
 		pid_t rp;
 
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -596,6 +598,16 @@ pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (dup2(sp[1], 5) < 0 || fcntl(5, F_SETFD, 0) < 0)
 			_exit(126);
+		/*
+		 * gdb opens what the target names below its sysroot (a
+		 * library list can come from the guest's memory, which no
+		 * relay reads): it may read only what it needs.
+		 */
+		if ((cr = confine_gdb(sysroot, script)) < 0) {
+			dprintf(2, "%s: --gdb-guest: cannot confine gdb: %s\n", prog_name,
+				strerror(-cr));
+			_exit(126);
+		}
 		argv[n++] = gdb;
 		argv[n++] = "-q";
 		if (script)

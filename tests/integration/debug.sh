@@ -196,6 +196,17 @@ printf 'continue
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- sh -c 'echo hi; exit 3'
 [ $rc -eq 3 ] && grep -q "^hi$" "$work/out" && nothing_left_here
 check "exec --gdb-guest exits with the program's status, not gdbserver's"
+# gdb itself is confined (Landlock): a path a guest names cannot reach the
+# host's other files; its shell command, its child, cannot either.
+printf 'shell cat /etc/hostname || echo gdb-denied\ncontinue\n' >"$work/deny.gdb"
+if "$umlrun" doctor 2>/dev/null | grep -q "^ok   Landlock ABI"; then
+	run "$umlrun" exec --gdb-guest="$work/deny.gdb" -- timerprobe now
+	[ $rc -eq 0 ] && cat "$work/out" "$work/err" | grep -q "^gdb-denied" && nothing_left_here
+	check "exec --gdb-guest: gdb may not read the host's other files (Landlock)"
+fi
+run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- true
+[ $rc -eq 0 ] && nothing_left_here
+check "exec --gdb-guest of a program that exits while gdbserver starts it exits 0 (it read 137)"
 # A dynamic program: gdbserver names its libraries, the vDSO among them by
 # a relative name, and the relay lets the list through.
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- /usr/sbin/iw --version
