@@ -404,8 +404,9 @@ int confine_gdb(const char *sysroot, const char *script)
 	/*
 	 * What the host's gdb needs: its programs and libraries, its own
 	 * configuration, the staged root it reads the program from, the
-	 * script, the terminal. Not the rest of /etc, /tmp, /run, /home or
-	 * /dev, where a path a guest names could reach a secret or a FIFO.
+	 * script, its own terminal. Not the rest of /etc, /tmp, /run, /home
+	 * or /dev, where a path a guest names could reach a secret, a FIFO or
+	 * another terminal.
 	 */
 	static const struct {
 		const char *path;
@@ -426,7 +427,6 @@ int confine_gdb(const char *sysroot, const char *script)
 		{ "/proc/self", LL_READ },
 		{ "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE },
 		{ "/dev/tty", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE },
-		{ "/dev/pts", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE },
 	};
 	int abi = confine_landlock_abi();
 	struct ll_ruleset_attr attr = { .handled_access_fs = fs_rights_of(abi) };
@@ -446,6 +446,10 @@ int confine_gdb(const char *sysroot, const char *script)
 	}
 	if (!r)
 		r = allow(ruleset, sysroot, LL_READ, h);
+	/* Its own terminal, not every /dev/pts one (a read there takes another's keys). */
+	if (!r && isatty(STDIN_FILENO) && ttyname(STDIN_FILENO))
+		r = allow(ruleset, ttyname(STDIN_FILENO),
+			  LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE, h);
 	if (!r && script)
 		r = allow(ruleset, script, LANDLOCK_ACCESS_FS_READ_FILE, h);
 	if (!r && syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)

@@ -137,8 +137,11 @@ static bool wait_ready(int fd)
  * path as text, so a path must be absolute and may not climb above "/"
  * ("/opt/app/bin/../lib" is fine, "/x/../.." is not); the one relative
  * name let through is the vDSO's, which gdb never opens. XML character
- * references and declarations (&#46;, <!ENTITY) are refused there: gdb's
- * XML parser would turn them into bytes this reading never saw.
+ * references and entity declarations (&#46;, <!ENTITY) are refused in
+ * any answer: gdb's XML parser would turn them into bytes this reading
+ * never saw. The relay is the first wall: gdb itself runs confined
+ * (confine_gdb), since it also reads a library list from the guest's
+ * memory, where no relay looks.
  */
 
 static void tail_push(char *tail, size_t len, char c)
@@ -250,7 +253,8 @@ static bool exec_char(struct rsp_scan *s, char c)
 	}
 	b = (char)(s->nibble << 4 | v);
 	s->nibble = -1;
-	return walk_char(&s->exec_path, b);
+	/* gdb's string ends at a NUL: what follows would hide a "..". */
+	return b != '\0' && walk_char(&s->exec_path, b);
 }
 
 /* The names gdb knows for the vDSO, a library of no file that it never opens. */
@@ -260,58 +264,97 @@ static bool vdso_name(const char *name, size_t len)
 	       (len == 15 && !memcmp(name, "linux-gate.so.1", 15));
 }
 
-enum { ATTR_NONE, ATTR_NAME, ATTR_EQ, ATTR_VALUE, ATTR_RELATIVE };
+/* The library list read as XML is read (what gdb's expat sees): tags, attributes, values. */
+enum { X_TEXT, X_TAG, X_ATTRS, X_ANAME, X_AEQ_WAIT, X_AEQ, X_VALUE };
+
+static bool xml_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The end of a library's name="...": absolute and below "/", or the vDSO's. */
+static bool library_name_end(struct rsp_relay *r)
+{
+	if (r->vlen)
+		return vdso_name(r->vbuf, r->vlen);
+	return walk_end(&r->path);
+}
+
+/* A byte of a library's name: absolute, or a relative name kept to compare. */
+static bool library_name_char(struct rsp_relay *r, char c)
+{
+	if (c == '\0')
+		return false;
+	if (r->vlen || (!r->path.started && c != '/')) {
+		if (r->vlen == sizeof(r->vbuf))
+			return false;
+		r->vbuf[r->vlen++] = c;
+		return true;
+	}
+	return walk_char(&r->path, c);
+}
 
 /* A byte of an answer's text, escapes undone: false when gdb may not have it. */
 static bool path_text(struct rsp_relay *r, char c)
 {
 	tail_push(r->ptail, sizeof(r->ptail), c);
-	if (!memcmp(r->ptail + 3, "&#", 2) || !memcmp(r->ptail + 3, "<!", 2))
+	/* A character reference, an entity declared: bytes this reading never sees. */
+	if (!memcmp(r->ptail + 3, "&#", 2) || !memcmp(r->ptail + 1, "<!EN", 4))
 		return false;
 	if (r->exec_file)
-		return walk_char(&r->path, c);
+		return c != '\0' && walk_char(&r->path, c);
 	switch (r->attr) {
-	case ATTR_NONE:
-		/* " name" (a blank before it: not "lname", not "filename") */
-		if (!memcmp(r->ptail + 1, "name", 4) &&
-		    (r->ptail[0] == ' ' || r->ptail[0] == '\t' || r->ptail[0] == '\n'))
-			r->attr = ATTR_NAME;
+	case X_TEXT:
+		if (c == '<') {
+			r->attr = X_TAG;
+			r->tlen = 0;
+		}
 		return true;
-	case ATTR_NAME:
-	case ATTR_EQ:
-		if (c == ' ' || c == '\t' || c == '\n')
-			return true;
-		if (r->attr == ATTR_NAME && c == '=') {
-			r->attr = ATTR_EQ;
-		} else if (r->attr == ATTR_EQ && (c == '"' || c == '\'')) {
+	case X_TAG:
+		if (xml_blank(c) || c == '/' || c == '>') {
+			r->library = r->tlen == 7 && !memcmp(r->tag, "library", 7);
+			r->attr = c == '>' ? X_TEXT : X_ATTRS;
+		} else if (r->tlen < sizeof(r->tag)) {
+			r->tag[r->tlen++] = c;
+		}
+		return true;
+	case X_ATTRS:
+		if (c == '>')
+			r->attr = X_TEXT;
+		else if (!xml_blank(c) && c != '/') {
+			r->attr = X_ANAME;
+			r->alen = 0;
+			r->aname[r->alen++] = c;
+		}
+		return true;
+	case X_ANAME:
+	case X_AEQ_WAIT:
+		if (c == '=')
+			r->attr = X_AEQ;
+		else if (xml_blank(c))
+			r->attr = X_AEQ_WAIT;
+		else if (r->attr == X_AEQ_WAIT)
+			r->attr = X_ATTRS; /* not XML: expat refuses it */
+		else if (r->alen < sizeof(r->aname))
+			r->aname[r->alen++] = c;
+		return true;
+	case X_AEQ:
+		if (c == '"' || c == '\'') {
 			r->quote = c;
-			r->attr = ATTR_VALUE;
+			r->attr = X_VALUE;
+			r->checking = r->library && r->alen == 4 && !memcmp(r->aname, "name", 4);
 			r->vlen = 0;
 			memset(&r->path, 0, sizeof(r->path));
-		} else {
-			r->attr = ATTR_NONE;
+		} else if (!xml_blank(c)) {
+			r->attr = X_ATTRS;
 		}
 		return true;
-	case ATTR_VALUE:
+	default: /* X_VALUE */
 		if (c == r->quote) {
-			r->attr = ATTR_NONE;
-			return walk_end(&r->path);
+			r->attr = X_ATTRS;
+			return !r->checking || library_name_end(r);
 		}
-		if (!r->path.started && c != '/') {
-			r->attr = ATTR_RELATIVE;
-			r->vbuf[r->vlen++] = c;
-			return true;
-		}
-		return walk_char(&r->path, c);
-	default: /* ATTR_RELATIVE: the vDSO's name, or nothing */
-		if (c == r->quote) {
-			r->attr = ATTR_NONE;
-			return vdso_name(r->vbuf, r->vlen);
-		}
-		if (r->vlen == sizeof(r->vbuf))
-			return false;
-		r->vbuf[r->vlen++] = c;
-		return true;
+		return !r->checking || library_name_char(r, c);
 	}
 }
 
@@ -334,8 +377,12 @@ static bool target_data(struct rsp_scan *s, char c, struct rsp_relay *r)
 		s->nibble = -1;
 		memset(&s->exec_path, 0, sizeof(s->exec_path));
 	}
-	/* An answer gdb asked paths of: l or m, then the text. */
-	if (r->paths && s->kind == '$' && s->n > 1 && (s->head[0] == 'l' || s->head[0] == 'm')) {
+	/*
+	 * An answer in pieces (l or m, then the text): the executable's path
+	 * when gdb asked for it, and any library list in any of them (one sent
+	 * before gdb asked is read as the answer all the same).
+	 */
+	if (s->kind == '$' && s->n > 1 && (s->head[0] == 'l' || s->head[0] == 'm')) {
 		if (c == '}' && !s->esc) {
 			s->esc = true;
 		} else {

@@ -71,7 +71,13 @@ struct rsp_relay {
 	bool exec_file; /* qXfer:exec-file: the answer is one path */
 	/* The answers' text (escapes undone; one text over a read in pieces). */
 	char ptail[5]; /* its last bytes, newest last */
-	int attr;      /* where in a name="..." attribute of the library list */
+	int attr;      /* where the XML reading is (gdbserver.c, X_...) */
+	char tag[8];   /* the element's name (its first bytes) */
+	size_t tlen;
+	bool library;  /* the element is a <library> */
+	char aname[8]; /* the attribute's name (its first bytes) */
+	size_t alen;
+	bool checking; /* the value is a library's name */
 	char quote;    /* the value's quote */
 	char vbuf[24]; /* a value that is not absolute: the vDSO's soname at most */
 	size_t vlen;

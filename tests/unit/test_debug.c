@@ -302,11 +302,32 @@ static void test_relay(void)
 	       "relay: a '$' inside a packet ends it, and the notification after is read");
 	is_int(relay_passes("$vFile:pread:5,10,0#00", "$F4;exec:2e2e#00"), 16,
 	       "relay: exec: inside a vFile: answer is data, not a new program");
+	is_int(relay_passes(LIB, "$l<library\rname=\"/../x\"/>#00"), 20,
+	       "relay: a carriage return before name= is a blank as XML reads it");
+	is_int(relay_passes(LIB, "$l<library x=\"0 name='/a/b\" name=\"/../x\" y='\"'/>#00"), 37,
+	       "relay: a name= inside another attribute's value is not the name");
+	is_int(relay_passes("$c#63", "$T05library:;#00$l<library name=\"/../x\"/>#00"), 36,
+	       "relay: a library list sent before gdb asks is read all the same");
+	is_int(relay_passes("$c#63", "$T05exec:2f2e2e00;#00"), 16, "relay: a NUL in a path is cut");
+	is_int(relay_passes("$qXfer:features:read:target.xml:0,fff#00",
+			    "$l<target><feature name=\"org.gnu.gdb.i386.core\"><reg name=\"rax\"/>"
+			    "</feature></target>#00"),
+	       87, "relay: a target description's relative names are no libraries");
+	{
+		static const char doctype[] =
+		    "$m<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
+		    "<target><architecture>i386:x86-64</architecture></target>#00";
+		static const char entity[] = "$l<!DOCTYPE x [<!ENTITY d \".\">]><library-list/>#00";
+
+		is_int(relay_passes("$qXfer:features:read:target.xml:0,fff#00", doctype),
+		       strlen(doctype), "relay: a target description's DOCTYPE passes");
+		is_int(relay_passes(LIB, entity), 18, "relay: an entity declared is cut");
+	}
 }
 
 int main(void)
 {
-	plan(86);
+	plan(93);
 	test_profile_key();
 	test_options();
 	test_params();
