@@ -127,9 +127,8 @@ static int prune_sub(const struct prune_opts *o, const char *sub, const struct n
 	struct dirent *de;
 	char **names = NULL;
 	size_t n = 0;
-	int r = 0;
-
 	struct stat st;
+	int r = 0;
 
 	/* A folder linked in from elsewhere (a test's cache sharing src/) is not ours to prune. */
 	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
