@@ -264,7 +264,26 @@ static void html_header(struct strbuf *sb, const char *name, const struct run_in
 		meta(sb, "shard", ri->shard);
 	if (ri->seed)
 		sb_printf(sb, "<dt>shuffle seed</dt><dd>%lld</dd>\n", ri->seed);
-	sb_printf(sb, "<dt>random seed</dt><dd class=\"random-seed\">%lld</dd>\n", ri->random_seed);
+	/* --seeds: each run's own, named on its line; the run's 0 is none of them. */
+	{
+		long long lo = 0, hi = 0;
+		bool seeded = false;
+
+		for (size_t i = 0; i < n; i++)
+			if (r[i].seeded) {
+				lo = seeded && lo < r[i].seed ? lo : r[i].seed;
+				hi = seeded && hi > r[i].seed ? hi : r[i].seed;
+				seeded = true;
+			}
+		if (seeded)
+			sb_printf(sb,
+				  "<dt>random seed</dt><dd class=\"random-seed\">each run its own, "
+				  "%lld to %lld (--seeds)</dd>\n",
+				  lo, hi);
+		else
+			sb_printf(sb, "<dt>random seed</dt><dd class=\"random-seed\">%lld</dd>\n",
+				  ri->random_seed);
+	}
 	if (ri->confinement) {
 		sb_adds(sb, "<dt>confinement</dt><dd class=\"confinement\">");
 		esc(sb, ri->confinement);
