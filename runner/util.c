@@ -80,16 +80,7 @@ void stderr_add(const char *text, size_t len)
 		outq_add(&outq_stderr, text, len);
 		return;
 	}
-	while (len) {
-		ssize_t w = write(STDERR_FILENO, text, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		text += w;
-		len -= (size_t)w;
-	}
+	(void)write_all(STDERR_FILENO, text, len);
 }
 
 /* Allocates nothing on the way: out of memory is one of the messages. */
@@ -517,29 +508,39 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	/* PATH.tmp-PID.nsINODE: what a killed writer leaves, sweep_stale_tmp knows. */
 	_cleanup_free_ char *tmp = xasprintf("%s.tmp-%s", path, suffix);
 	_cleanup_close_ int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	const char *p = data;
 	int err;
 
 	if (fd < 0)
 		return -errno;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		p += n;
-		len -= (size_t)n;
+	if ((err = write_all(fd, data, len)) < 0) {
+		unlink(tmp);
+		return err;
 	}
-	if (close(steal_fd(&fd)) < 0 || rename(tmp, path) < 0)
-		goto fail;
+	if (close(steal_fd(&fd)) < 0 || rename(tmp, path) < 0) {
+		err = errno;
+		unlink(tmp);
+		return -err;
+	}
 	return 0;
-fail:
-	err = errno;
-	unlink(tmp);
-	return -err;
+}
+
+int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -EIO;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }
 
 int mkdir_p(const char *path, mode_t mode)

@@ -188,6 +188,8 @@ unsigned long long size_bytes(const char *size);
 int read_file(const char *path, char **out, size_t *len);
 const char *read_file_error(int r);
 /* Writes through a temporary file and rename(2): never half-written. */
+/* Writes all n bytes of p to fd (a short write goes on, EINTR too): 0 or -errno. */
+int write_all(int fd, const void *p, size_t n);
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* The same for a strbuf, which it releases; a failure fills e (exit 3). */
 int sb_write_atomic(const char *path, struct strbuf *sb, struct uerr *e);

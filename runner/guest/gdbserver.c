@@ -486,21 +486,6 @@ bool gdbserver_scan_target(struct rsp_relay *r, const char *buf, size_t n, size_
 	return true;
 }
 
-static bool write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 /* Relays line <-> peer (gdb's end) until both have ended. */
 static int relay(int line, int peer)
 {
@@ -529,7 +514,7 @@ static int relay(int line, int peer)
 				size_t safe;
 
 				if (!gdbserver_scan_target(&scan, buf, (size_t)r, &safe)) {
-					write_all(peer, buf, safe);
+					(void)write_all(peer, buf, safe);
 					dprintf(2,
 						"%s: --gdb-guest: the guest asked gdb for "
 						"the host's files (a File-I/O request, or a "
@@ -540,7 +525,7 @@ static int relay(int line, int peer)
 					shutdown(peer, SHUT_RDWR);
 					return 1;
 				}
-				if (!write_all(peer, buf, (size_t)r))
+				if (write_all(peer, buf, (size_t)r) < 0)
 					return 1;
 			}
 		}
@@ -553,7 +538,7 @@ static int relay(int line, int peer)
 				shutdown(line, SHUT_WR);
 			} else {
 				gdbserver_scan_gdb(&scan, buf, (size_t)r);
-				if (!write_all(line, buf, (size_t)r))
+				if (write_all(line, buf, (size_t)r) < 0)
 					return 1;
 			}
 		}

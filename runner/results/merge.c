@@ -274,6 +274,7 @@ static int copy_file(int in, const char *src, int ddir, const char *name, mode_t
 	    openat(ddir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 0777);
 	char buf[65536];
 	ssize_t r;
+	int w;
 
 	if (out < 0 && errno == EEXIST)
 		return uerr_set(e, EXIT_USAGE, "%s: another shard has this file too", src);
@@ -284,12 +285,9 @@ static int copy_file(int in, const char *src, int ddir, const char *name, mode_t
 			continue;
 		if (r < 0)
 			return uerr_sys(e, EXIT_INFRA, "cannot read %s", src);
-		for (ssize_t done = 0, w; done < r; done += w) {
-			w = write(out, buf + done, (size_t)(r - done));
-			if (w < 0 && errno == EINTR)
-				w = 0;
-			else if (w < 0)
-				return uerr_sys(e, EXIT_INFRA, "cannot write the copy of %s", src);
+		if ((w = write_all(out, buf, (size_t)r)) < 0) {
+			errno = -w;
+			return uerr_sys(e, EXIT_INFRA, "cannot write the copy of %s", src);
 		}
 	}
 	if (close(steal_fd(&out)) < 0)
