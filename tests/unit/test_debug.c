@@ -238,90 +238,98 @@ static size_t relay_passes(const char *gdb, const char *target)
 	return safe;
 }
 
+/*
+ * What the relay lets reach gdb of what the target sends after gdb sent its
+ * packet (NULL: none): want bytes, or -1 for all of them.
+ */
+static const char relay_ok_stop[] = "+$T0506:0*,;07:b0e6ffffff7f0000;thread:p2a.2a;core:0;#3c";
+static const char relay_notif_then_answer[] = "+%Stop:T05thread:p1.1;#00$F5#00";
+static const char relay_vdso[] =
+    "$l<library-list-svr4 version=\"1.0\"><library name=\"linux-vdso.so.1\" "
+    "lm=\"0x7f\" l_addr=\"0x0\" l_ld=\"0x7ffe\"/><library "
+    "name=\"/opt/app/bin/../lib/libx.so\" lm=\"0x1\"/></library-list-svr4>#00";
+static const char relay_doctype[] =
+    "$m<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
+    "<target><architecture>i386:x86-64</architecture></target>#00";
+static const char relay_entity[] = "$l<!DOCTYPE x [<!ENTITY d \".\">]><library-list/>#00";
+
+static const struct {
+	const char *gdb, *target;
+	long want;
+	const char *name;
+} relay_cases[] = {
+	{ "$c#63", relay_ok_stop, -1, "relay: a stop reply passes" },
+	{ "$c#63", "+$Fopen,100000/12,601,1a4#00", 2, "relay: a File-I/O request is cut at its F" },
+	{ "$c#63", "%Stop:Fwrite,1,2,3#00", 6,
+	  "relay: a File-I/O request as a notification is cut too" },
+	{ "$vFile:open:2f6574632f706173737764,0,0#00", "$F5#00", 6,
+	  "relay: the answer to gdb's vFile: passes" },
+	{ "$vFile:pread:5,100,0#00", "$F3;a%b#00", 10,
+	  "relay: a vFile: answer's data may hold '%'" },
+	{ "$vFile:close:5#00", "$Fclose,5#00", 3,
+	  "relay: a request in the place of a vFile: answer is cut at its name" },
+	{ "$vFile:open:2f,0,0#00", relay_notif_then_answer, -1,
+	  "relay: a notification before the vFile: answer" },
+	{ "$vFile:open:2f,0,0#00", "$F-1,2#00$Fisatty,1#00", 10,
+	  "relay: one vFile: answer only, the next F packet is cut" },
+	{ NULL, "$O48656c6c6f#00$W00#b7", 22, "relay: console output and an exit pass" },
+	{ "$c#63", "$T05exec:2f7573722f62696e2f78;#00", 33,
+	  "relay: a new program's absolute path passes" },
+	{ "$c#63", "$T05exec:2f2e2e2f746d70;#00", 16,
+	  "relay: a new program's path that climbs above / is cut" },
+	{ "$c#63", "$T05exec:2e2e2f78;#00", 10, "relay: a new program's relative path is cut" },
+	{ LIB,
+	  "$l<library name=\"/.*\x1e"
+	  "/etc\"/>#00",
+	  21, "relay: a /.. made by a repeat count is cut" },
+	{ LIB, "$l<library-list-svr4><library name=\"/lib/libc.so.6\"/>#00", 56,
+	  "relay: a library list of absolute names passes" },
+	{ LIB, "$l<library name=\"/x/../../etc/passwd\"/>#00", 25,
+	  "relay: a library name that climbs above / is cut" },
+	{ LIB,
+	  "$l<library name=\"/}\x0e"
+	  "./etc\"/>#00",
+	  21, "relay: a /.. behind an escape is cut" },
+	{ LIB, "$l<library name=\"x.so\"/>#00", 21, "relay: a relative library name is cut" },
+	{ "$qXfer:exec-file:read:2a:0,fff#00", "$letc/passwd#00", 2,
+	  "relay: a relative executable is cut" },
+	{ LIB, relay_vdso, -1, "relay: the vDSO's name and a /.. that stays below / pass" },
+	{ LIB,
+	  "$l<library name=\"/x/&}\x03"
+	  "46;/etc\"/>#00",
+	  22, "relay: an XML character reference in the library list is cut" },
+	{ LIB, "$l<library name = 'etc/passwd'/>#00", 29,
+	  "relay: a relative name in another spelling of the attribute is cut" },
+	{ "$qXfer:exec-file:read:2a:0,fff#00", "$E01#00", 7,
+	  "relay: an error answer to qXfer:exec-file passes" },
+	{ "$c#63", "$T05$%Stop:Fopen,1#00", 11,
+	  "relay: a '$' inside a packet ends it, and the notification after is read" },
+	{ "$vFile:pread:5,10,0#00", "$F4;exec:2e2e#00", 16,
+	  "relay: exec: inside a vFile: answer is data, not a new program" },
+	{ LIB, "$l<library\rname=\"/../x\"/>#00", 20,
+	  "relay: a carriage return before name= is a blank as XML reads it" },
+	{ LIB, "$l<library x=\"0 name='/a/b\" name=\"/../x\" y='\"'/>#00", 37,
+	  "relay: a name= inside another attribute's value is not the name" },
+	{ "$c#63", "$T05library:;#00$l<library name=\"/../x\"/>#00", 36,
+	  "relay: a library list sent before gdb asks is read all the same" },
+	{ "$c#63", "$T05exec:2f2e2e00;#00", 16, "relay: a NUL in a path is cut" },
+	{ "$qXfer:features:read:target.xml:0,fff#00",
+	  "$l<target><feature name=\"org.gnu.gdb.i386.core\"><reg name=\"rax\"/>"
+	  "</feature></target>#00",
+	  87, "relay: a target description's relative names are no libraries" },
+	{ "$qXfer:features:read:target.xml:0,fff#00", relay_doctype, -1,
+	  "relay: a target description's DOCTYPE passes" },
+	{ LIB, relay_entity, 18, "relay: an entity declared is cut" },
+};
+
 static void test_relay(void)
 {
-	static const char ok_stop[] = "+$T0506:0*,;07:b0e6ffffff7f0000;thread:p2a.2a;core:0;#3c";
-	static const char notif_then_answer[] = "+%Stop:T05thread:p1.1;#00$F5#00";
+	for (size_t i = 0; i < sizeof(relay_cases) / sizeof(relay_cases[0]); i++) {
+		long want = relay_cases[i].want < 0 ? (long)strlen(relay_cases[i].target)
+						    : relay_cases[i].want;
 
-	is_int(relay_passes("$c#63", ok_stop), strlen(ok_stop), "relay: a stop reply passes");
-	is_int(relay_passes("$c#63", "+$Fopen,100000/12,601,1a4#00"), 2,
-	       "relay: a File-I/O request is cut at its F");
-	is_int(relay_passes("$c#63", "%Stop:Fwrite,1,2,3#00"), 6,
-	       "relay: a File-I/O request as a notification is cut too");
-	is_int(relay_passes("$vFile:open:2f6574632f706173737764,0,0#00", "$F5#00"), 6,
-	       "relay: the answer to gdb's vFile: passes");
-	is_int(relay_passes("$vFile:pread:5,100,0#00", "$F3;a%b#00"), 10,
-	       "relay: a vFile: answer's data may hold '%'");
-	is_int(relay_passes("$vFile:close:5#00", "$Fclose,5#00"), 3,
-	       "relay: a request in the place of a vFile: answer is cut at its name");
-	is_int(relay_passes("$vFile:open:2f,0,0#00", notif_then_answer), strlen(notif_then_answer),
-	       "relay: a notification before the vFile: answer");
-	is_int(relay_passes("$vFile:open:2f,0,0#00", "$F-1,2#00$Fisatty,1#00"), 10,
-	       "relay: one vFile: answer only, the next F packet is cut");
-	is_int(relay_passes(NULL, "$O48656c6c6f#00$W00#b7"), 22,
-	       "relay: console output and an exit pass");
-	/* exec:HEX, the program's new image: /usr/bin/x passes, /../x and a relative path do not.
-	 */
-	is_int(relay_passes("$c#63", "$T05exec:2f7573722f62696e2f78;#00"), 33,
-	       "relay: a new program's absolute path passes");
-	is_int(relay_passes("$c#63", "$T05exec:2f2e2e2f746d70;#00"), 16,
-	       "relay: a new program's path that climbs above / is cut");
-	is_int(relay_passes("$c#63", "$T05exec:2e2e2f78;#00"), 10,
-	       "relay: a new program's relative path is cut");
-	is_int(relay_passes(LIB, "$l<library name=\"/.*\x1e"
-				 "/etc\"/>#00"),
-	       21, "relay: a /.. made by a repeat count is cut");
-	is_int(relay_passes(LIB, "$l<library-list-svr4><library name=\"/lib/libc.so.6\"/>#00"), 56,
-	       "relay: a library list of absolute names passes");
-	is_int(relay_passes(LIB, "$l<library name=\"/x/../../etc/passwd\"/>#00"), 25,
-	       "relay: a library name that climbs above / is cut");
-	is_int(relay_passes(LIB, "$l<library name=\"/}\x0e"
-				 "./etc\"/>#00"),
-	       21, "relay: a /.. behind an escape is cut");
-	is_int(relay_passes(LIB, "$l<library name=\"x.so\"/>#00"), 21,
-	       "relay: a relative library name is cut");
-	is_int(relay_passes("$qXfer:exec-file:read:2a:0,fff#00", "$letc/passwd#00"), 2,
-	       "relay: a relative executable is cut");
-	{
-		static const char vdso[] =
-		    "$l<library-list-svr4 version=\"1.0\"><library name=\"linux-vdso.so.1\" "
-		    "lm=\"0x7f\" l_addr=\"0x0\" l_ld=\"0x7ffe\"/><library "
-		    "name=\"/opt/app/bin/../lib/libx.so\" lm=\"0x1\"/></library-list-svr4>#00";
-
-		is_int(relay_passes(LIB, vdso), strlen(vdso),
-		       "relay: the vDSO's name and a /.. that stays below / pass");
-	}
-	is_int(relay_passes(LIB, "$l<library name=\"/x/&}\x03"
-				 "46;/etc\"/>#00"),
-	       22, "relay: an XML character reference in the library list is cut");
-	is_int(relay_passes(LIB, "$l<library name = 'etc/passwd'/>#00"), 29,
-	       "relay: a relative name in another spelling of the attribute is cut");
-	is_int(relay_passes("$qXfer:exec-file:read:2a:0,fff#00", "$E01#00"), 7,
-	       "relay: an error answer to qXfer:exec-file passes");
-	is_int(relay_passes("$c#63", "$T05$%Stop:Fopen,1#00"), 11,
-	       "relay: a '$' inside a packet ends it, and the notification after is read");
-	is_int(relay_passes("$vFile:pread:5,10,0#00", "$F4;exec:2e2e#00"), 16,
-	       "relay: exec: inside a vFile: answer is data, not a new program");
-	is_int(relay_passes(LIB, "$l<library\rname=\"/../x\"/>#00"), 20,
-	       "relay: a carriage return before name= is a blank as XML reads it");
-	is_int(relay_passes(LIB, "$l<library x=\"0 name='/a/b\" name=\"/../x\" y='\"'/>#00"), 37,
-	       "relay: a name= inside another attribute's value is not the name");
-	is_int(relay_passes("$c#63", "$T05library:;#00$l<library name=\"/../x\"/>#00"), 36,
-	       "relay: a library list sent before gdb asks is read all the same");
-	is_int(relay_passes("$c#63", "$T05exec:2f2e2e00;#00"), 16, "relay: a NUL in a path is cut");
-	is_int(relay_passes("$qXfer:features:read:target.xml:0,fff#00",
-			    "$l<target><feature name=\"org.gnu.gdb.i386.core\"><reg name=\"rax\"/>"
-			    "</feature></target>#00"),
-	       87, "relay: a target description's relative names are no libraries");
-	{
-		static const char doctype[] =
-		    "$m<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
-		    "<target><architecture>i386:x86-64</architecture></target>#00";
-		static const char entity[] = "$l<!DOCTYPE x [<!ENTITY d \".\">]><library-list/>#00";
-
-		is_int(relay_passes("$qXfer:features:read:target.xml:0,fff#00", doctype),
-		       strlen(doctype), "relay: a target description's DOCTYPE passes");
-		is_int(relay_passes(LIB, entity), 18, "relay: an entity declared is cut");
+		is_int(relay_passes(relay_cases[i].gdb, relay_cases[i].target), want,
+		       relay_cases[i].name);
 	}
 }
 
