@@ -902,35 +902,30 @@ run "$umlrun" merge --output="$work/merged4" "$work/evil1" $others
 [ $rc -eq 2 ] && grep -q "evil1/${victim:-itest/planted} is a symbolic link: merge neither follows nor copies one" "$work/err" &&
 	[ "$(wc -l <"$work/err")" -eq 1 ] && [ -z "$(ls -A "$work/outside")" ] && [ ! -e "$work/merged4" ]
 check "merge refuses a shard holding a symbolic link, and writes nothing through it"
-cp -R "$work/shard$k" "$work/evil2"
+# merge_crafted NAME SED: shard k copied to NAME, SED applied to its
+# results.json, merged with the others into merged-NAME.
+merge_crafted() {
+	cp -R "$work/shard$k" "$work/$1"
+	sed -i "$2" "$work/$1/results.json"
+	# shellcheck disable=SC2086 # $others: two folder names without spaces
+	run "$umlrun" merge --output="$work/merged-$1" "$work/$1" $others
+}
 # Its first test made a crash (junit.xml shows a crash's reason), with ESC, BEL and C1 CSI.
-sed -i '0,/"result": "[a-z]*", "reason": "[^"]*"/s//"result": "crash", "reason": "ERROR \\u001b[2J\\u0007\\u009b"/' \
-	"$work/evil2/results.json"
-# shellcheck disable=SC2086
-run "$umlrun" merge --output="$work/merged5" "$work/evil2" $others
+merge_crafted evil2 '0,/"result": "[a-z]*", "reason": "[^"]*"/s//"result": "crash", "reason": "ERROR \\u001b[2J\\u0007\\u009b"/'
 esc=$(printf '\033')
-[ $rc -eq 3 ] && grep -qF ' # ERROR \x1b[2J\x07\xc2\x9b' "$work/merged5/ktap.txt" &&
-	grep -qF 'ERROR \x1b[2J\x07\xc2\x9b' "$work/merged5/junit.xml" &&
-	! grep -q "$esc" "$work/merged5/ktap.txt" "$work/merged5/junit.xml"
+[ $rc -eq 3 ] && grep -qF ' # ERROR \x1b[2J\x07\xc2\x9b' "$work/merged-evil2/ktap.txt" &&
+	grep -qF 'ERROR \x1b[2J\x07\xc2\x9b' "$work/merged-evil2/junit.xml" &&
+	! grep -q "$esc" "$work/merged-evil2/ktap.txt" "$work/merged-evil2/junit.xml"
 check "merge writes a crafted reason's control characters as \\xHH in ktap.txt and junit.xml"
-cp -R "$work/shard$k" "$work/evil3"
-sed -i '0,/"attempt": 1,/s//"attempt": 2147483647,/' "$work/evil3/results.json"
-# shellcheck disable=SC2086
-run "$umlrun" merge --output="$work/merged6" "$work/evil3" $others
+merge_crafted evil3 '0,/"attempt": 1,/s//"attempt": 2147483647,/'
 [ $rc -eq 2 ] && grep -q 'evil3/results.json: tests\[0\]: "attempt" must be from 1 to 1000000, not 2147483647' "$work/err" &&
-	[ ! -e "$work/merged6" ]
+	[ ! -e "$work/merged-evil3" ]
 check "merge refuses an attempt no run makes, naming the file and the field"
-cp -R "$work/shard$k" "$work/seed7"
-sed -i 's/"random_seed": 0,/"random_seed": 7,/' "$work/seed7/results.json"
-# shellcheck disable=SC2086
-run "$umlrun" merge --output="$work/merged7" "$work/seed7" $others
+merge_crafted seed7 's/"random_seed": 0,/"random_seed": 7,/'
 [ $rc -eq 2 ] && grep -q "seed7 ran with --random-seed 7 but .* with 0: not shards of one run" "$work/err" &&
-	[ ! -e "$work/merged7" ]
+	[ ! -e "$work/merged-seed7" ]
 check "merge refuses shards run with another --random-seed (the merged run names one)"
-cp -R "$work/shard$k" "$work/sel"
-sed -i 's/"selection": "\([0-9]*\):/"selection": "9\1:/' "$work/sel/results.json"
-# shellcheck disable=SC2086
-run "$umlrun" merge --output="$work/merged9" "$work/sel" $others
+merge_crafted sel 's/"selection": "\([0-9]*\):/"selection": "9\1:/'
 [ $rc -eq 2 ] && grep -q "split the test files 9[0-9]*:[0-9a-f]* (count:hash) but .* split [0-9]*:[0-9a-f]*: not shards of one run" "$work/err"
 check "merge refuses shards that split other test files (tests would fall between them)"
 cp -R "$work/shard$k" "$work/nodirs"
