@@ -153,7 +153,7 @@ static const struct option long_opts[] = {
 	"                         /mnt/NAME), read-only unless :rw; repeatable\n"                  \
 	"  --random-seed=N        the guest's random numbers come from N (default 0:\n"            \
 	"                         the same in every run); 'random' picks one and prints it\n"      \
-	"  --seccomp=WHEN          UML's seccomp userspace (kernels from 6.16): auto (when\n"      \
+	"  --seccomp=WHEN         UML's seccomp userspace (kernels from 6.16): auto (when\n"       \
 	"                         the kernel has it), on or off (ptrace, as 6.1 always is)\n"      \
 	"  --cpu-cost=NS[,jitter=PCT]  in inf-cpu, each guest system call takes NS\n"              \
 	"                         simulated ns, varied by up to PCT % from the random\n"           \
