@@ -833,31 +833,121 @@ bool is_dir(const char *path)
 }
 
 /*
- * In a child about to exec a helper program: the signals the parent reads
- * from a signalfd (supervise.c blocks them) are the program's own again,
- * and a umlrun that dies (SIGKILL, or a signal before it blocks them, as
- * during a kernel build) takes the program with it: no tar, xz or make
- * left running. ppid is the parent's pid, taken before the fork.
+ * SIGPIPE too: a reader of stdout or stderr that goes away (`| head`) ends
+ * a run as a signal does, with the reports written, not umlrun alone. So
+ * does every other signal whose default ends a process and that a user or
+ * a limit may send (kill -USR1, setrlimit's SIGXCPU and SIGXFSZ: blocked,
+ * a write past RLIMIT_FSIZE fails with EFBIG instead).
  */
+const int ending_signals[N_ENDING_SIGNALS] = { SIGINT,	  SIGTERM, SIGHUP,  SIGQUIT,
+					       SIGPIPE,	  SIGUSR1, SIGUSR2, SIGALRM,
+					       SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ };
+
 bool helpers_own_group;
 
+/*
+ * A helper program (a build's make, tar) runs in a process group of its
+ * own. Before a run blocks the ending signals, one of them that comes
+ * while a helper runs is passed to the helper's whole group (make and
+ * every compiler it started, ^C included: the terminal sends it to
+ * umlrun's group alone); once the helper is gone the folders it was
+ * writing are removed and umlrun dies of the signal.
+ */
+static volatile sig_atomic_t helper_signal;
+static volatile pid_t helper_pid;
+static const char *scratch[4];
+
+static void pass_to_helper(int sig)
+{
+	if (!helper_signal)
+		helper_signal = sig;
+	if (helper_pid > 0)
+		kill(-helper_pid, sig);
+}
+
+void scratch_push(const char *path)
+{
+	for (size_t i = 0; i < sizeof(scratch) / sizeof(scratch[0]); i++)
+		if (!scratch[i]) {
+			scratch[i] = path;
+			return;
+		}
+}
+
+void scratch_pop(const char *path)
+{
+	for (size_t i = 0; i < sizeof(scratch) / sizeof(scratch[0]); i++)
+		if (scratch[i] == path)
+			scratch[i] = NULL;
+}
+
+/* Returns what the ending signals did before (restored by helper_reaped). */
+static void helper_started(pid_t pid, struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = pass_to_helper };
+
+	/* The group may be set by either side first: a kill must not miss it. */
+	setpgid(pid, pid);
+	helper_pid = pid;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < N_ENDING_SIGNALS; i++) {
+		sigaction(ending_signals[i], NULL, &old[i]);
+		/* Blocked (a run reads them from its signalfd) or ignored: theirs stays. */
+		if (!helpers_own_group && old[i].sa_handler != SIG_IGN)
+			sigaction(ending_signals[i], &sa, NULL);
+	}
+}
+
+static void helper_reaped(const struct sigaction *old)
+{
+	int sig = helper_signal;
+
+	helper_pid = 0;
+	for (size_t i = 0; i < N_ENDING_SIGNALS; i++)
+		sigaction(ending_signals[i], &old[i], NULL);
+	if (!sig)
+		return;
+	for (size_t i = 0; i < sizeof(scratch) / sizeof(scratch[0]); i++)
+		if (scratch[i])
+			rm_rf(scratch[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static int helper_wait(pid_t pid, const struct sigaction *old)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			int err = errno;
+
+			helper_reaped(old);
+			return -err;
+		}
+	helper_reaped(old);
+	return st;
+}
+
+/*
+ * In a child about to exec a helper program: the signals the parent reads
+ * from a signalfd (supervise.c blocks them) are the program's own again,
+ * and a umlrun that dies (SIGKILL) takes the program with it: no tar, xz
+ * or make left running. ppid is the parent's pid, taken before the fork.
+ */
 static void child_default_signals(pid_t ppid)
 {
 	sigset_t none;
 
-	/*
-	 * While umlrun reads the signals itself (helpers_own_group, set when
-	 * they are blocked: a run), a signal to its whole process group (^C,
-	 * kill -- -PGID) is umlrun's to act on: the program is in a group of
-	 * its own, so that copying the last test's artifacts is not cut short,
-	 * and umlrun ends as the signal says once it is done. Otherwise (a
-	 * kernel build) it shares the group and the signal.
-	 */
-	if (helpers_own_group) {
-		setpgid(0, 0);
-		/* Out of the terminal's foreground group: writing to it must not stop it (tostop).
-		 */
-		signal(SIGTTOU, SIG_IGN);
+	setpgid(0, 0);
+	/* Out of the terminal's foreground group: writing to it must not stop it (tostop). */
+	signal(SIGTTOU, SIG_IGN);
+	for (size_t i = 0; i < N_ENDING_SIGNALS; i++) {
+		struct sigaction sa;
+
+		if (sigaction(ending_signals[i], NULL, &sa) == 0 && sa.sa_handler == pass_to_helper)
+			signal(ending_signals[i], SIG_DFL);
 	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -868,7 +958,7 @@ static void child_default_signals(pid_t ppid)
 
 int run_argv(char *const argv[], int log_fd)
 {
-	int status;
+	struct sigaction old[N_ENDING_SIGNALS];
 	pid_t parent = getpid(), pid = fork();
 
 	if (pid < 0)
@@ -887,17 +977,16 @@ int run_argv(char *const argv[], int log_fd)
 		fprintf(stderr, "%s: cannot run %s: %s\n", prog_name, argv[0], strerror(errno));
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return status;
+	helper_started(pid, old);
+	return helper_wait(pid, old);
 }
 
 int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 {
+	struct sigaction old[N_ENDING_SIGNALS];
 	char buf[8192];
 	size_t have = 0;
-	int pfd[2], st;
+	int pfd[2];
 	pid_t parent = getpid(), pid;
 
 	if (pipe2(pfd, O_CLOEXEC) < 0)
@@ -925,6 +1014,7 @@ int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 		_exit(127);
 	}
 	close(pfd[1]);
+	helper_started(pid, old);
 	for (;;) {
 		ssize_t n = read(pfd[0], buf + have, sizeof(buf) - 1 - have);
 		char *p, *nl;
@@ -951,10 +1041,7 @@ int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 			w->tick(w->ctx);
 	}
 	close(pfd[0]);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return st;
+	return helper_wait(pid, old);
 }
 
 char *capture_argv(char *const argv[], int *status)

@@ -284,11 +284,21 @@ char *cache_root(void);
 char *tmp_name(const char *path);
 /* Its "PID.nsINODE" part, for other names of the kind (merge's OUT.merging-...). */
 char *tmp_suffix(void);
+/* The signals whose default ends a process and that umlrun acts on instead (util.c). */
+#define N_ENDING_SIGNALS 12
+extern const int ending_signals[N_ENDING_SIGNALS];
 /*
- * Set once umlrun reads its signals itself (supervise_block_signals): helper
- * programs then run in a process group of their own (util.c).
+ * Set once umlrun reads its signals itself (supervise_block_signals):
+ * before, an ending signal while a helper program runs is passed to it.
  */
 extern bool helpers_own_group;
+/*
+ * A folder a helper program writes (a build's scratch folder), removed if
+ * an ending signal stops the helper (scratch_pop when it is done or kept).
+ * At most four at once; path must live until its pop.
+ */
+void scratch_push(const char *path);
+void scratch_pop(const char *path);
 /*
  * An owner file's text (a stage's, --plain's suites): this process's PID and
  * PID namespace; owner_gone says whether the process that wrote text is

@@ -33,7 +33,11 @@ mirror=$(
 }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/umlrun-fetch.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+# A trapped signal would otherwise go on to the next command: end, and the EXIT trap cleans.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 mkdir -p "$work/lists/partial" "$work/cache/archives/partial"
 # An empty dpkg status: what this system has installed must not choose the version.
 : >"$work/status"

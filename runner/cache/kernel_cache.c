@@ -320,20 +320,25 @@ static int extract_tarball(const char *root, const char *tarball, const char *id
 
 		if (rm_rf(tmp) < 0 || mkdir_p(tmp, 0755) < 0)
 			return uerr_sys(e, EXIT_INFRA, "cannot create %s", tmp);
+		scratch_push(tmp);
 		if (run_step(argv, log, "extracting the kernel source", e) < 0) {
+			scratch_pop(tmp);
 			rm_rf(tmp);
 			return -1;
 		}
 		if (npatches) {
 			_cleanup_free_ char *top = only_subdir(tmp);
+			int r = top ? apply_patches(top, patches, npatches, log, e) : -1;
 
-			if (!top || apply_patches(top, patches, npatches, log, e) < 0) {
+			if (r < 0) {
+				scratch_pop(tmp);
 				if (!top)
 					uerr_set(e, EXIT_INFRA, "%s holds no kernel tree", tarball);
 				rm_rf(tmp);
 				return -1;
 			}
 		}
+		scratch_pop(tmp);
 		if (rename(tmp, dir) < 0) {
 			rm_rf(tmp);
 			return uerr_sys(e, EXIT_INFRA, "cannot rename %s", tmp);

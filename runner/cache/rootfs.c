@@ -188,7 +188,9 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 	{
 		char *argv[] = { "sh", script, tmp, manifest, (char *)guestbin, NULL };
 
+		scratch_push(tmp);
 		st = run_argv(argv, log_fd);
+		scratch_pop(tmp);
 	}
 	/* Another umlrun may have finished the same folder first: use theirs. */
 	if (st == 0 && rename(tmp, *dir) < 0 && is_dir(*dir)) {

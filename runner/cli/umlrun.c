@@ -1480,8 +1480,10 @@ static int cmd_kselftest(const struct opts *o)
 	if (kselftest_suites_make(&live_kselftest, &e) < 0)
 		uerr_die(&e);
 	atexit(remove_live_kselftest);
+	scratch_push(live_kselftest);
 	for (int i = 0; i < ntargets; i++)
 		suites[i] = prepare_kselftest(&s, tree, identity, targets[i]);
+	scratch_pop(live_kselftest);
 	run.suite_dir = live_kselftest;
 	run.args = suites;
 	run.nargs = ntargets;

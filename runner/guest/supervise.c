@@ -40,31 +40,21 @@ const char *guest_end_name(enum guest_end e)
 }
 
 /*
- * SIGPIPE too: a reader of stdout or stderr that goes away (`| head`) ends
- * the run as a signal does, with the reports written, not umlrun alone. So
- * does every other signal whose default ends a process and that a user or
- * a limit may send (kill -USR1, setrlimit's SIGXCPU and SIGXFSZ: blocked,
- * a write past RLIMIT_FSIZE fails with EFBIG instead).
- */
-static const int watched_signals[] = { SIGCHLD, SIGINT,	 SIGTERM, SIGHUP,  SIGQUIT,
-				       SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
-				       SIGPROF, SIGXCPU, SIGXFSZ };
-
-/*
- * The signals umlrun reads from its signalfd: not one its parent set to be
- * ignored (nohup's SIGHUP, a script's `&` jobs' SIGINT and SIGQUIT), which
- * blocking would make deliverable again.
+ * The signals umlrun reads from its signalfd: SIGCHLD and the ending ones
+ * (util.c), not one its parent set to be ignored (nohup's SIGHUP, a
+ * script's `&` jobs' SIGINT and SIGQUIT), which blocking would make
+ * deliverable again.
  */
 static void watched_set(sigset_t *set)
 {
 	sigemptyset(set);
-	for (size_t i = 0; i < sizeof(watched_signals) / sizeof(watched_signals[0]); i++) {
+	sigaddset(set, SIGCHLD);
+	for (size_t i = 0; i < N_ENDING_SIGNALS; i++) {
 		struct sigaction sa;
 
-		if (watched_signals[i] != SIGCHLD &&
-		    sigaction(watched_signals[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+		if (sigaction(ending_signals[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
 			continue;
-		sigaddset(set, watched_signals[i]);
+		sigaddset(set, ending_signals[i]);
 	}
 }
 
@@ -74,9 +64,9 @@ int supervise_pending_signal(void)
 
 	if (sigpending(&pending) < 0)
 		return 0;
-	for (size_t i = 1; i < sizeof(watched_signals) / sizeof(watched_signals[0]); i++)
-		if (sigismember(&pending, watched_signals[i]) == 1)
-			return watched_signals[i];
+	for (size_t i = 0; i < N_ENDING_SIGNALS; i++)
+		if (sigismember(&pending, ending_signals[i]) == 1)
+			return ending_signals[i];
 	return 0;
 }
 

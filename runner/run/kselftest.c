@@ -504,7 +504,10 @@ int kselftest_build(const struct kselftest_build_opts *o, char **dir, bool *buil
 		/* On a terminal only: a failed build must stay one line in CI logs. */
 		if (o->progress)
 			tell(o, false, "building kselftest %s from %s", o->target, o->tree);
-		if (run_make(o, argv, log, e) < 0) {
+		scratch_push(tmp);
+		w = run_make(o, argv, log, e);
+		scratch_pop(tmp);
+		if (w < 0) {
 			/* Only the log stays, beside where the build would have gone. */
 			if (rename(log, failed_log) == 0) {
 				_cleanup_free_ char *msg = xstrdup(e->msg);
