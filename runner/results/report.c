@@ -77,8 +77,13 @@ enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, cha
 		*reason = xstrdup(k->planned < 0 ? "ERROR no plan line: the test file ended early"
 				  : k->planned == 0 && !k->ncases && !k->dropped
 				      ? "ERROR no tests (1..0): a file that runs none fails; "
-					"skip it with 1..0 # SKIP REASON (the harness: skip_all=)"
+					"to skip it, give the plan a SKIP directive and a reason "
+					"(the harness: skip_all=REASON)"
 				      : "ERROR the plan and the results disagree");
+	} else if (!k->counts[KTAP_FAIL]) {
+		/* No failing case says why: the status does (an exit in a test's body). */
+		*reason = xasprintf("ERROR the test file exited with status %d%s", o->job_exit,
+				    k->planned < 0 ? " before its plan line" : "");
 	} else if (k->dropped) {
 		/* The failures may all be past what was kept: say so, or none shows. */
 		int kept = 0;

@@ -66,6 +66,10 @@ struct test_io {
 	size_t console_len;	    /* bytes written to console.log */
 	size_t log_len;		    /* bytes of lines written to ktap.log */
 	size_t shown_len;	    /* bytes of lines shown on stdout and in ktap.txt */
+	int order;		    /* where the test's KTAP block is (ORDER_*) */
+	struct strbuf held;	    /* the block from its version line, until the test ends */
+	size_t held_version;	    /* the version line's bytes at held's start */
+	char *plan;		    /* the block's plan, which goes after the version line */
 	struct strbuf out_all;	    /* guest-visible output, for --check-determinism */
 	struct strbuf err_all;
 	uint64_t hash[2]; /* FNV-1a of the whole output and stderr */
@@ -196,6 +200,15 @@ void sched_write_errors(int *out, int *ktap)
 }
 
 /*
+ * KTAP wants a block's plan right after its version line; the harness
+ * prints it last, having counted its tests. So from a version line not
+ * followed by its plan the block is held (ORDER_HELD) until the test ends,
+ * and then shown with the plan moved up (block_end). A block that opens
+ * with its plan (a kselftest program's) is shown as it comes.
+ */
+enum { ORDER_START, ORDER_HELD, ORDER_AS_IS };
+
+/*
  * A line for stdout and the run's ktap.txt, at once (live) or kept for the
  * end; a detail (the test's own KTAP, its header and summary) goes to
  * ktap.txt only under -q, which shortens stdout alone.
@@ -204,6 +217,11 @@ static void vemit(struct test_io *io, bool detail, const char *fmt, va_list ap)
 {
 	_cleanup_free_ char *line = xvasprintf(NULL, fmt, ap);
 	bool shown = !detail || !io->so->quiet;
+
+	if (detail && io->order == ORDER_HELD) {
+		sb_adds(&io->held, line);
+		return;
+	}
 
 	if (io->live) {
 		if (io->so->out && shown)
@@ -244,6 +262,58 @@ static bool ktap_like(const char *l)
 	       !strncmp(l, "1..", 3) || l[0] == '#' || l[0] == ' ' || !l[0];
 }
 
+static bool is_version_line(const char *l)
+{
+	return !strncmp(l, "KTAP version", 12) || !strncmp(l, "TAP version", 11);
+}
+
+/*
+ * A line of the test's block, in KTAP's order: the version line, the plan,
+ * the rest. The first version line starts holding the block; a plan just
+ * after it ends that at once, a later one waits for block_end.
+ */
+static void block_line(struct test_io *io, const char *text, const char *l)
+{
+	if (io->order == ORDER_START && is_version_line(l)) {
+		io->order = ORDER_HELD;
+		sb_adds(&io->held, text);
+		io->held_version = io->held.len;
+		return;
+	}
+	if (io->order == ORDER_HELD && !io->plan && !strncmp(l, "1..", 3)) {
+		if (io->held.len > io->held_version) {
+			io->plan = xstrdup(text);
+			return;
+		}
+		/* The plan first, as KTAP wants: shown as it comes from here on. */
+		io->order = ORDER_AS_IS;
+		emit_detail(io, "%s", io->held.buf);
+		sb_release(&io->held);
+	}
+	emit_detail(io, "%s", text);
+}
+
+/*
+ * The test is over: its held block is shown, the plan after the version
+ * line; or, when the test will be tried again (shown), dropped: a failed
+ * try's lines stay in its folder, not in the run's KTAP.
+ */
+static void block_end(struct test_io *io, bool shown)
+{
+	bool held = io->order == ORDER_HELD;
+
+	io->order = ORDER_AS_IS;
+	if (held && shown) {
+		emit_detail(io, "%.*s", (int)io->held_version, io->held.buf);
+		if (io->plan)
+			emit_detail(io, "%s", io->plan);
+		emit_detail(io, "%s", io->held.buf + io->held_version);
+	}
+	sb_release(&io->held);
+	free(io->plan);
+	io->plan = NULL;
+}
+
 static void result_line(struct test_io *io, const char *l)
 {
 	/* Only KTAP goes on the result channel; anything else is a diagnostic. */
@@ -264,9 +334,11 @@ static void result_line(struct test_io *io, const char *l)
 	if (io->shown_len >= SHOWN_MAX_BYTES)
 		return;
 	io->shown_len += len;
-	if (io->shown_len < SHOWN_MAX_BYTES)
-		emit_detail(io, "    %s%s\n", pre, l);
-	else
+	if (io->shown_len < SHOWN_MAX_BYTES) {
+		_cleanup_free_ char *text = xasprintf("    %s%s\n", pre, l);
+
+		block_line(io, text, l);
+	} else
 		emit_detail(
 		    io, "    # umlrun: the rest of this test's output is only in its ktap.log\n");
 }
@@ -744,25 +816,23 @@ static bool is_failure(enum verdict v)
 }
 
 /* A failed try with retries left: keep its folder aside and queue another. */
-static bool retry(struct sched *s, struct slot *sl, const char *reason)
+static void retry(struct sched *s, struct slot *sl, const char *reason)
 {
 	_cleanup_free_ char *aside = NULL;
 	struct job j = sl->job;
 
-	if (sl->job.tries > s->so->retry)
-		return false;
 	aside = xasprintf("%s.try%d", sl->abs, sl->job.tries);
 	rm_rf(aside);
 	if (rename(sl->abs, aside) < 0)
 		emit(&sl->io, "# cannot keep the failed try's folder %s: %s\n", sl->abs,
 		     strerror(errno));
 	/* j.tries already counts the run that just failed. */
-	emit(&sl->io, "# %s failed%s%s%s; retrying (%d of %d)\n", j.t->id, reason ? " (" : "",
-	     reason ? reason : "", reason ? ")" : "", j.tries, s->so->retry);
+	emit(&sl->io, "# %s failed%s%s%s; retrying (%d of %d); its lines are in %s/ktap.log\n",
+	     j.t->id, reason ? " (" : "", reason ? reason : "", reason ? ")" : "", j.tries,
+	     s->so->retry, aside);
 	enqueue(s, j);
 	/* The queued try owns run 1's output now. */
 	sl->job.first_out = sl->job.first_err = NULL;
-	return true;
 }
 
 static void print_block(struct sched *s, struct slot *sl)
@@ -810,16 +880,18 @@ static void slot_finish(struct sched *s, struct slot *sl)
 		unsigned long long kept, written;
 
 		if (n)
-			emit(&sl->io,
-			     "    # removed %zu symbolic link%s, FIFO%s or device%s the test left "
-			     "in /results\n",
-			     n, n > 1 ? "s" : "", n > 1 ? "s" : "", n > 1 ? "s" : "");
+			emit_detail(
+			    &sl->io,
+			    "    # removed %zu symbolic link%s, FIFO%s or device%s the test left "
+			    "in /results\n",
+			    n, n > 1 ? "s" : "", n > 1 ? "s" : "", n > 1 ? "s" : "");
 		if (so->tracing && trace_overflowed(trace, &kept, &written))
-			emit(&sl->io,
-			     "    # trace: the buffer kept the newest %llu of %llu events; a "
-			     "larger one keeps more (cmdline=trace_buf_size=16M in the suite's "
-			     "settings: docs/debugging.md)\n",
-			     kept, written);
+			emit_detail(
+			    &sl->io,
+			    "    # trace: the buffer kept the newest %llu of %llu events; a "
+			    "larger one keeps more (cmdline=trace_buf_size=16M in the suite's "
+			    "settings: docs/debugging.md)\n",
+			    kept, written);
 	}
 	if (!lost)
 		lost = steal_ptr(&lost_art);
@@ -827,8 +899,8 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	sl->job.tries++;
 	v = verdict_of(&o, &sl->ktap, &reason);
 	if (so->check_determinism && v != V_INTERRUPTED && (diff = compare_runs(sl))) {
-		emit(&sl->io, "    # not deterministic: run 1 and run %d differ at %s\n",
-		     sl->job.attempt, diff);
+		emit_detail(&sl->io, "    # not deterministic: run 1 and run %d differ at %s\n",
+			    sl->job.attempt, diff);
 		free(reason);
 		reason = xasprintf("ERROR not deterministic: runs 1 and %d differ at %s",
 				   sl->job.attempt, diff);
@@ -836,7 +908,9 @@ static void slot_finish(struct sched *s, struct slot *sl)
 			v = V_FAIL;
 		free(diff);
 	}
-	if (is_failure(v) && !s->res->host_signal && retry(s, sl, reason)) {
+	if (is_failure(v) && !s->res->host_signal && sl->job.tries <= so->retry) {
+		block_end(&sl->io, false);
+		retry(s, sl, reason);
 		print_block(s, sl);
 		free(reason);
 		free(lost);
@@ -874,6 +948,7 @@ static void slot_finish(struct sched *s, struct slot *sl)
 			      .reason = reason,
 			      .lost = lost,
 			      .failed_attempts = sl->job.tries - 1 };
+	block_end(&sl->io, true);
 	if (lost)
 		emit(&sl->io, "# %s: %s\n", sl->job.t->id, lost);
 	{
@@ -901,6 +976,7 @@ out:
 	sl->dir = sl->abs = NULL;
 	sb_release(&sl->io.block);
 	sb_release(&sl->io.kblock);
+	block_end(&sl->io, false);
 	sb_release(&sl->io.partial);
 	sb_release(&sl->io.copy_line);
 	free((char *)sl->io.copy_tag);

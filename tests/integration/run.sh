@@ -765,6 +765,16 @@ run "$umlrun" run --results="$results" --suite-dir="$work/hsuites" h
 [ $rc -eq 1 ] && grep -q "not ok 2 the second fails" "$work/out" &&
 	! grep -q "^+ echo first-body" "$results/latest/h/t0001-two-fail/console.log"
 check "without them, every test runs untraced"
+# KTAP's order: each block's plan just after its version line (the harness prints it last).
+plan_follows_version() {
+	grep -q '^    KTAP version 1' "$1" &&
+		awk '/^    KTAP version/ { v = NR } v && NR == v + 1 { if ($0 !~ /^    1\.\.[0-9]/) bad = 1; v = 0 }
+			END { exit bad }' "$1"
+}
+plan_follows_version "$work/out" && plan_follows_version "$results/latest/ktap.txt" &&
+	[ "$(grep -c '^    1\.\.' "$results/latest/ktap.txt")" -eq 1 ] &&
+	[ "$(tail -n 1 "$results/latest/h/t0001-two-fail/ktap.log")" = 1..2 ]
+check "stdout and ktap.txt put a harness file's plan after its version line, as KTAP wants (ktap.log keeps the guest's order)"
 run "$umlrun" run --results="$results" --suite-dir="$work/hsuites" --run=2 h
 [ $rc -eq 1 ] && grep -q "ok 1 the first fails # SKIP not selected by --run=2" "$work/out" &&
 	grep -q "not ok 2 the second fails" "$work/out"
@@ -777,6 +787,10 @@ run "$umlrun" run $R --retry=2 itest/t0002-fail.sh
 [ $rc -eq 1 ] && grep -q "retrying (2 of 2)" "$work/out" &&
 	[ -d "$results/latest/itest/t0002-fail.try1" ] && grep -q "^not ok 1 itest/t0002-fail.sh" "$work/out"
 check "--retry runs a failing test again and keeps each try's folder"
+[ "$(grep -c '^    KTAP version' "$results/latest/ktap.txt")" -eq 1 ] &&
+	grep -q "retrying (1 of 2); its lines are in .*/itest/t0002-fail.try1/ktap.log" "$results/latest/ktap.txt" &&
+	grep -q "^    not ok 2 second" "$results/latest/itest/t0002-fail.try1/ktap.log"
+check "a failed try's lines are in its folder, not in the run's KTAP (one block per result line)"
 run "$umlrun" run $R --retry=2 itest/t0008-flaky.sh
 [ $rc -eq 0 ] && grep -q "^ok 1 itest/t0008-flaky.sh # flaky: failed 1 time before passing" "$work/out" &&
 	grep -q '"result": "flaky"' "$results/latest/results.json" &&

@@ -64,12 +64,18 @@ static void test_verdicts(void)
 	check(&o, short_plan, V_FAIL, "ERROR the plan and the results disagree",
 	      "short of the plan: fail, says so");
 	check(&o, NULL, V_FAIL, "ERROR no plan line", "no KTAP at all: fail");
-	check(&o, no_tests, V_FAIL, "ERROR no tests (1..0): a file that runs none fails; skip",
+	check(&o, no_tests, V_FAIL, "ERROR no tests (1..0): a file that runs none fails; to skip",
 	      "1..0 without SKIP: fail, says why and how to skip");
 	o.job_exit = 1;
-	check(&o, passing, V_FAIL, NULL, "exit 1, KTAP passed: fail");
-	check(&o, failing, V_FAIL, NULL, "exit 1, a case failed: fail");
-	check(&o, skip_all, V_FAIL, NULL, "exit 1 after 1..0 # SKIP: fail, not skip");
+	check(&o, passing, V_FAIL, "ERROR the test file exited with status 1",
+	      "exit 1, KTAP passed: fail, the status says why");
+	check(&o, failing, V_FAIL, NULL, "exit 1, a case failed: fail, the case says why");
+	check(&o, skip_all, V_FAIL, "ERROR the test file exited with status 1",
+	      "exit 1 after 1..0 # SKIP: fail, not skip");
+	o.job_exit = 2;
+	check(&o, no_plan, V_FAIL, "ERROR the test file exited with status 2 before its plan line",
+	      "exit 2 before the plan (an exit in a body): fail, says so");
+	o.job_exit = 1;
 	o.job_exit = 0;
 	o.job_signal = 9;
 	check(&o, passing, V_FAIL, "killed by signal 9", "job killed: fail names the signal");
@@ -521,7 +527,7 @@ static void test_dropped_failures(void)
 
 int main(void)
 {
-	plan(106);
+	plan(108);
 	test_verdicts();
 	test_exit_code();
 	test_reports();
