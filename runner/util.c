@@ -1451,20 +1451,20 @@ void sweep_stale_tmp(const char *dir)
 	closedir(d);
 }
 
-bool bidi_control(const unsigned char *p, size_t n)
+bool unicode_control(const unsigned char *p, size_t n)
 {
 	if (n == 2)
 		return p[0] == 0xd8 && p[1] == 0x9c; /* U+061C */
 	return n == 3 && p[0] == 0xe2 &&
 	       ((p[1] == 0x80 &&
-		 (p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xaa && p[2] <= 0xae))) ||
+		 (p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xa8 && p[2] <= 0xae))) ||
 		(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9));
 }
 
 /*
  * s as a run shows what a guest printed (sched.c's escape_byte), a copy:
  * C0 controls but tab, DEL, the C1 controls (U+0080..U+009F, "\xc2\x80"
- * to "\xc2\x9f" in UTF-8), the bidirectional controls (bidi_control) and,
+ * to "\xc2\x9f" in UTF-8), the bidirectional controls (unicode_control) and,
  * here also, any byte that is not UTF-8 become \xHH, one per byte. What a
  * merge writes from it (ktap.txt, junit.xml, messages) then holds nothing
  * a terminal or an XML reader would act on.
@@ -1476,7 +1476,7 @@ char *str_shown(const char *s)
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		size_t n = utf8_valid_len(p);
 		bool control = (*p < 0x20 && *p != '\t') || *p == 0x7f ||
-			       (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) || bidi_control(p, n);
+			       (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) || unicode_control(p, n);
 
 		if (n && !control) {
 			sb_add(&sb, p, n);

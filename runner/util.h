@@ -164,9 +164,11 @@ size_t utf8_valid_len(const unsigned char *p);
 /*
  * Whether the UTF-8 sequence p (n bytes, valid) is a bidirectional
  * control (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), which
- * reorders the text around it on screen: reports show it escaped.
+ * reorders the text around it on screen, or the line or paragraph
+ * separator (U+2028, U+2029), which many readers take for a line break (a
+ * forged result line): reports show it escaped.
  */
-bool bidi_control(const unsigned char *p, size_t n);
+bool unicode_control(const unsigned char *p, size_t n);
 void sb_add_utf8(struct strbuf *sb, const unsigned char **p);
 char *sb_detach(struct strbuf *sb);
 /* s fit for a one-line message: control and non-ASCII bytes as \n, \r, \t or \xNN. */

@@ -719,6 +719,13 @@ static void load_last_run(const struct session *s, struct loaded_run *last)
 			    "rerun the failed seeds with the replay line it printed "
 			    "(--random-seed=%lld and the same options)",
 			    last->rec[i].test->id, last->rec[i].seed, last->rec[i].seed);
+	/* Run once, a file cannot differ from itself: the rerun would pass. */
+	for (size_t i = 0; i < last->n && !s->o->check_determinism; i++)
+		if (last->rec[i].reason && strstr(last->rec[i].reason, "not deterministic"))
+			die(EXIT_USAGE,
+			    "--rerun-failed: the last run failed %s under --check-determinism; "
+			    "rerun it with --repeat=N --check-determinism",
+			    last->rec[i].test->id);
 }
 
 /* --shard K/N: the same share on every machine (see shard.h). */
@@ -807,6 +814,9 @@ static void find_tests(struct session *s, struct test_list *tests)
 			keep[i] = failed_last_time(&last, tests->v[i].id);
 		keep_tests(tests, keep);
 	}
+	/* A rerun holds what failed before, no shard's share: merge refuses it. */
+	if (o->rerun_failed)
+		snprintf(s->selection, sizeof(s->selection), "%s", SELECTION_RERUN);
 	/* What the shards split, for merge to check they split the same (results.json). */
 	if (o->shard && !o->rerun_failed) {
 		struct hasher *h = hasher_new();

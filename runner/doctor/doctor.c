@@ -8,11 +8,9 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -251,46 +249,24 @@ static void check_landlock(struct doctor_report *r, int abi, bool as_root)
 			     "your files");
 }
 
-/* As root: the mount namespace the guest's jail is built in (confine.h). */
-static bool mount_ns_works(void)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return false;
-	if (pid == 0) {
-		if (unshare(CLONE_NEWNS) < 0 ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-			_exit(errno);
-		_exit(0);
-	}
-	return child_errno(pid) == 0;
-}
-
-/* As a user: umlrun does not need them, but a user namespace is one way to a jail. */
-static bool user_ns_works(void)
-{
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return false;
-	if (pid == 0)
-		_exit(unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0 ? errno : 0);
-	return child_errno(pid) == 0;
-}
-
 static void check_namespaces(struct doctor_report *r, int abi, bool as_root)
 {
 	if (!as_root) {
-		if (user_ns_works())
+		if (confine_namespaces_work(false))
 			doctor_add(r, DOCTOR_OK, "user namespaces", NULL);
 		else
-			doctor_add(r, DOCTOR_WARN, "user namespaces",
-				   "unavailable (kernel.unprivileged_userns_clone=0?); umlrun "
-				   "does not need them as a user (Landlock confines the guest)");
+			doctor_add(
+			    r, DOCTOR_WARN, "user namespaces",
+			    abi > 0 ? "unavailable, or without the right to mount "
+				      "(user.max_user_namespaces=0, AppArmor's "
+				      "restrict_unprivileged_userns?): the guest is confined by "
+				      "Landlock alone, which leaves UDP and Unix sockets in reach "
+				      "of code run in linux; run as root or allow them"
+				    : "unavailable, and there is no Landlock: a guest run as "
+				      "this user is not confined");
 		return;
 	}
-	if (mount_ns_works())
+	if (confine_namespaces_work(true))
 		doctor_add(r, DOCTOR_OK, "mount namespaces", NULL);
 	else
 		doctor_add(r, DOCTOR_WARN, "mount namespaces",

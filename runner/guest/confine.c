@@ -8,9 +8,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/landlock.h>
@@ -68,9 +70,13 @@ int confine_landlock_abi(void)
 
 /*
  * Whether this process may make the namespaces the child will make: root
- * in a container may lack CAP_SYS_ADMIN. Asked in a throwaway child.
+ * in a container may lack CAP_SYS_ADMIN; another user needs a user
+ * namespace, which a host may forbid (user.max_user_namespaces=0) or
+ * leave without the right to mount (AppArmor's
+ * restrict_unprivileged_userns). Asked in a throwaway child, mounting a
+ * tmpfs as the jail does.
  */
-static bool mount_ns_works(void)
+bool confine_namespaces_work(bool as_root)
 {
 	int st;
 	pid_t pid = fork();
@@ -78,8 +84,9 @@ static bool mount_ns_works(void)
 	if (pid < 0)
 		return false;
 	if (pid == 0)
-		_exit(unshare(CLONE_NEWNS) == 0 &&
-			      mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0
+		_exit(unshare(CLONE_NEWNS | (as_root ? 0 : CLONE_NEWUSER)) == 0 &&
+			      mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+			      mount("umlrun", "/", "tmpfs", MS_NOSUID | MS_NODEV, "size=4k") == 0
 			  ? 0
 			  : 1);
 	while (waitpid(pid, &st, 0) < 0)
@@ -169,14 +176,18 @@ int confine_plan_make(struct confine_plan *p, const char *linux_path, bool as_ro
 				"UMLRUN_CONFINE=%s: expected landlock, mount-ns or none", force);
 	if (!force || !*force || !strcmp(force, "landlock"))
 		p->landlock_abi = confine_landlock_abi();
-	if ((!force || !*force || !strcmp(force, "mount-ns")) && as_root)
-		p->mount_ns = mount_ns_works();
+	if (!force || !*force || !strcmp(force, "mount-ns")) {
+		p->mount_ns = confine_namespaces_work(as_root);
+		p->user_ns = p->mount_ns && !as_root;
+	}
 	if (force && !strcmp(force, "landlock") && !p->landlock_abi)
 		return uerr_set(e, EXIT_INFRA,
 				"UMLRUN_CONFINE=landlock: this host kernel has no Landlock");
 	if (force && !strcmp(force, "mount-ns") && !p->mount_ns)
-		return uerr_set(e, EXIT_INFRA,
-				"UMLRUN_CONFINE=mount-ns: needs root allowed to make namespaces");
+		return uerr_set(
+		    e, EXIT_INFRA,
+		    "UMLRUN_CONFINE=mount-ns: needs root allowed to make namespaces, or "
+		    "user namespaces allowed to mount");
 	return list_libraries(linux_path, &p->libs, e);
 }
 
@@ -188,11 +199,13 @@ void confine_plan_free(struct confine_plan *p)
 
 char *confine_describe(const struct confine_plan *p)
 {
+	const char *ns = p->user_ns ? "user-ns" : "mount-ns";
+
 	if (p->landlock_abi && p->mount_ns)
-		return xasprintf("landlock-v%d+mount-ns", p->landlock_abi);
+		return xasprintf("landlock-v%d+%s", p->landlock_abi, ns);
 	if (p->landlock_abi)
 		return xasprintf("landlock-v%d", p->landlock_abi);
-	return xstrdup(p->mount_ns ? "mount-ns" : "none");
+	return xstrdup(p->mount_ns ? ns : "none");
 }
 
 /* ---- the mount namespace ---- */
@@ -218,7 +231,33 @@ static int make_target(const char *path, bool dir)
 	return 0;
 }
 
-static int bind_mount(const char *from, const char *to, unsigned long flags)
+/*
+ * The flags of the mount holding path that a user namespace may not clear
+ * in a bind mount of it (the kernel locks them: a remount without them is
+ * refused).
+ */
+static unsigned long locked_flags(const char *path)
+{
+	static const struct {
+		unsigned long st, ms;
+	} map[] = {
+		{ ST_RDONLY, MS_RDONLY },     { ST_NOSUID, MS_NOSUID },
+		{ ST_NODEV, MS_NODEV },	      { ST_NOEXEC, MS_NOEXEC },
+		{ ST_NOATIME, MS_NOATIME },   { ST_NODIRATIME, MS_NODIRATIME },
+		{ ST_RELATIME, MS_RELATIME },
+	};
+	struct statvfs sv;
+	unsigned long flags = 0;
+
+	if (statvfs(path, &sv) < 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (sv.f_flag & map[i].st)
+			flags |= map[i].ms;
+	return flags;
+}
+
+static int bind_mount(const char *from, const char *to, unsigned long flags, bool user_ns)
 {
 	struct stat st;
 	int r;
@@ -234,10 +273,43 @@ static int bind_mount(const char *from, const char *to, unsigned long flags)
 	 */
 	if (mount(from, to, NULL, MS_BIND, NULL) < 0)
 		return -errno;
+	if (user_ns)
+		flags |= locked_flags(to);
 	/* Flags of a bind mount change only by remounting it. */
 	if (mount(NULL, to, NULL, MS_REMOUNT | MS_BIND | flags, NULL) < 0)
 		return -errno;
 	return 0;
+}
+
+/*
+ * Not root: the child is root of its new user namespace, as uid and gid
+ * (its own ids outside, the only ones a user may map). exec takes its
+ * capabilities away again: linux runs as uid, with none.
+ */
+static int proc_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	/* One write: the kernel takes a map whole or not at all. */
+	r = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -(errno ? errno : EIO);
+	close(fd);
+	return r;
+}
+
+static int map_ids(uid_t uid, gid_t gid)
+{
+	_cleanup_free_ char *u = xasprintf("%u %u 1\n", uid, uid);
+	_cleanup_free_ char *g = xasprintf("%u %u 1\n", gid, gid);
+	int r;
+
+	/* setgroups must be denied before an unprivileged gid_map is written. */
+	if ((r = proc_write("/proc/self/setgroups", "deny")) < 0 ||
+	    (r = proc_write("/proc/self/gid_map", g)) < 0 ||
+	    (r = proc_write("/proc/self/uid_map", u)) < 0)
+		return r;
+	return setresgid(gid, gid, gid) < 0 || setresuid(uid, uid, uid) < 0 ? -errno : 0;
 }
 
 /*
@@ -262,6 +334,8 @@ int confine_mounts(const struct confine_plan *p, const char *stage, int index, u
 
 	if (!p->mount_ns)
 		return 0;
+	if (p->user_ns && (r = map_ids(uid, gid)) < 0)
+		return r;
 	/* Nothing mounted here may show outside, or the other way round. */
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return -errno;
@@ -272,7 +346,7 @@ int confine_mounts(const struct confine_plan *p, const char *stage, int index, u
 		_cleanup_free_ char *to =
 		    xasprintf("%s" CONFINE_JAIL_STAGE "/%s", jail, ro_parts[i]);
 
-		if ((r = bind_mount(from, to, ro)) < 0)
+		if ((r = bind_mount(from, to, ro, p->user_ns)) < 0)
 			return r;
 	}
 	{
@@ -284,7 +358,7 @@ int confine_mounts(const struct confine_plan *p, const char *stage, int index, u
 		_cleanup_free_ char *opts =
 		    xasprintf("mode=0700,uid=%u,gid=%u,size=%lluk", uid, gid, mem_folder_kib(mem));
 
-		if ((r = bind_mount(from, to, MS_NOSUID | MS_NODEV)) < 0)
+		if ((r = bind_mount(from, to, MS_NOSUID | MS_NODEV, p->user_ns)) < 0)
 			return r;
 		/*
 		 * UML's memory file (TMPDIR=uml) in memory, as UML prefers it,
@@ -296,7 +370,7 @@ int confine_mounts(const struct confine_plan *p, const char *stage, int index, u
 	for (size_t i = 0; p->libs && p->libs[i]; i++) {
 		_cleanup_free_ char *to = xasprintf("%s%s", jail, p->libs[i]);
 
-		if ((r = bind_mount(p->libs[i], to, ro)) < 0)
+		if ((r = bind_mount(p->libs[i], to, ro, p->user_ns)) < 0)
 			return r;
 	}
 	for (size_t i = 0; i < p->nmounts; i++) {
@@ -304,13 +378,13 @@ int confine_mounts(const struct confine_plan *p, const char *stage, int index, u
 		    xasprintf("%s" CONFINE_JAIL_STAGE "/" CONFINE_JAIL_MOUNTS "/%zu", jail, i);
 
 		if ((r = bind_mount(p->mounts[i].host, to,
-				    p->mounts[i].rw ? MS_NOSUID | MS_NODEV : ro)) < 0)
+				    p->mounts[i].rw ? MS_NOSUID | MS_NODEV : ro, p->user_ns)) < 0)
 			return r;
 	}
 	for (size_t i = 0; i < sizeof(host_files) / sizeof(host_files[0]); i++) {
 		_cleanup_free_ char *to = xasprintf("%s%s", jail, host_files[i].path);
 
-		if ((r = bind_mount(host_files[i].path, to, host_files[i].flags)) < 0)
+		if ((r = bind_mount(host_files[i].path, to, host_files[i].flags, p->user_ns)) < 0)
 			return r;
 	}
 	/* pivot_root(".", "."): the old root stacks under the new; detach it. */

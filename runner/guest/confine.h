@@ -58,7 +58,8 @@ struct confine_mount {
 
 struct confine_plan {
 	int landlock_abi; /* 0: Landlock unavailable */
-	bool mount_ns;	  /* root: the private mount namespace and pivot_root */
+	bool mount_ns;	  /* the private mount namespace and pivot_root */
+	bool user_ns;	  /* not root: those through a user namespace of the guest's own */
 	char **libs;	  /* host files linux reads: libraries, /proc/cpuinfo; NULL-terminated */
 	const struct confine_mount *mounts; /* --mount folders (the stage owns them) */
 	size_t nmounts;
@@ -67,16 +68,22 @@ struct confine_plan {
 /* Probes the host; linux is the kernel binary (for its libraries). */
 int confine_plan_make(struct confine_plan *p, const char *linux_path, bool as_root, struct uerr *e);
 void confine_plan_free(struct confine_plan *p);
+/*
+ * Whether the jail's namespaces can be made here: as root, a mount
+ * namespace; as another user, one in a user namespace, allowed to mount.
+ */
+bool confine_namespaces_work(bool as_root);
 /* The host kernel's Landlock ABI (1, 2, ...), 0 without Landlock. */
 int confine_landlock_abi(void);
-/* What results.json records: "landlock-v7+mount-ns", "landlock-v2" or "none". */
+/* What results.json records: "landlock-v7+mount-ns", "landlock-v7+user-ns", "landlock-v2"... */
 char *confine_describe(const struct confine_plan *p);
 
 /*
- * In the child, as root, in a new mount namespace: builds the jail for
- * STAGE/gINDEX and enters it (cwd CONFINE_JAIL_GUEST). A no-op
- * without p->mount_ns. MEM is the guest's memory size ("256M"): its memory
- * folder holds that and 64 MiB more.
+ * In the child, as root (or root of its new user namespace, p->user_ns,
+ * mapped to uid and gid), in a new mount namespace: builds the jail for
+ * STAGE/gINDEX and enters it (cwd CONFINE_JAIL_GUEST). A no-op without
+ * p->mount_ns. MEM is the guest's memory size ("256M"): its memory folder
+ * holds that and 64 MiB more.
  */
 int confine_mounts(const struct confine_plan *p, const char *stage, int index, uid_t uid, gid_t gid,
 		   const char *mem);

@@ -376,7 +376,7 @@ static pid_t fork_guest(const struct confine_plan *cp, bool gdb)
 		return fork();
 	if (cp->mount_ns)
 		/* No fallback: the plan promised a jail (confine.h). */
-		return clone_guest(CLONE_NEWPID | CLONE_NEWNS);
+		return clone_guest(CLONE_NEWPID | CLONE_NEWNS | (cp->user_ns ? CLONE_NEWUSER : 0));
 	if (geteuid() == 0) {
 		pid_t pid = clone_guest(CLONE_NEWPID);
 
@@ -838,10 +838,93 @@ static enum walk_step measure(int dfd, const char *name, const struct stat *st, 
 	return m->deep ? WALK_STOP : WALK_ENTER;
 }
 
+/*
+ * The host pid of linux: the guest's process, or, when that is the init of
+ * a PID namespace (be_namespace_init), its child. 0 once it is gone.
+ */
+static pid_t linux_pid(const struct guest *g)
+{
+	_cleanup_free_ char *status = NULL;
+	_cleanup_free_ char *children = NULL;
+	_cleanup_free_ char *path = xasprintf("/proc/%d/status", g->pid);
+	const char *ns;
+	bool init = false;
+
+	if (read_file(path, &status, NULL) < 0)
+		return 0;
+	/* "NSpid:\t4242\t1": pid 1 of a namespace of its own. */
+	ns = strstr(status, "\nNSpid:");
+	if (ns) {
+		const char *end = strchr(ns + 1, '\n');
+		_cleanup_free_ char *line =
+		    end ? xstrndup(ns + 7, (size_t)(end - ns - 7)) : xstrdup(ns + 7);
+		const char *last = strrchr(line, '\t');
+
+		init = last && last != strchr(line, '\t') && atol(last + 1) == 1;
+	}
+	if (!init)
+		return g->pid;
+	free(path);
+	path = xasprintf("/proc/%d/task/%d/children", g->pid, g->pid);
+	if (read_file(path, &children, NULL) < 0 || atol(children) <= 0)
+		return 0;
+	return (pid_t)atol(children);
+}
+
+/* Whether ino is a file pid maps (UML's memory file: unlinked, and not the test's). */
+static bool mapped(const char *maps, ino_t ino)
+{
+	for (const char *l = maps; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		unsigned long long i = 0;
+
+		/* "start-end perms offset dev inode path" */
+		if (sscanf(l, "%*s %*s %*s %*s %llu", &i) == 1 && i == (unsigned long long)ino)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The bytes of files on the results' device that linux holds open after
+ * they were removed: a test that writes to an unlinked file fills the
+ * disk out of the walk's sight (exec 3>/results/f; rm /results/f).
+ */
+static unsigned long long unlinked_bytes(const struct guest *g, dev_t dev)
+{
+	pid_t pid = linux_pid(g);
+	_cleanup_free_ char *fds = NULL;
+	_cleanup_free_ char *maps_path = NULL;
+	_cleanup_free_ char *maps = NULL;
+	unsigned long long bytes = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (pid <= 0)
+		return 0;
+	fds = xasprintf("/proc/%d/fd", pid);
+	maps_path = xasprintf("/proc/%d/maps", pid);
+	if (!(d = opendir(fds)))
+		return 0;
+	if (read_file(maps_path, &maps, NULL) < 0)
+		maps = NULL;
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (de->d_name[0] == '.' || fstatat(dirfd(d), de->d_name, &st, 0) < 0)
+			continue;
+		if (S_ISREG(st.st_mode) && st.st_nlink == 0 && st.st_dev == dev &&
+		    !mapped(maps, st.st_ino))
+			bytes = sat_add(bytes, (unsigned long long)st.st_size);
+	}
+	closedir(d);
+	return bytes;
+}
+
 bool guest_results_full(struct guest *g, unsigned long long limit, bool last)
 {
 	_cleanup_free_ char *dir = NULL;
 	double t0 = monotonic_now(), took;
+	struct stat st;
 	int fd;
 
 	if (!g->spec->stage || (!last && (g->reaped || g->results_full || t0 < g->next_walk)))
@@ -863,6 +946,8 @@ bool guest_results_full(struct guest *g, unsigned long long limit, bool last)
 		fd = open(uml, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0 && walk_at(fd, measure, &m) < 0)
 			m.deep = true;
+		if (!g->reaped && stat(dir, &st) == 0)
+			m.bytes = sat_add(m.bytes, unlinked_bytes(g, st.st_dev));
 		if (m.bytes > limit || m.deep || m.many) {
 			g->results_full = true;
 			g->results_deep = m.deep;

@@ -99,7 +99,7 @@ static void esc_n(struct strbuf *sb, const char *s, size_t len)
 			const unsigned char *p = (const unsigned char *)&s[i];
 			size_t n = utf8_valid_len(p);
 
-			if (n == 0 || i + n > len || bidi_control(p, n)) {
+			if (n == 0 || i + n > len || unicode_control(p, n)) {
 				sb_adds(sb, "\xef\xbf\xbd");
 				n = n && i + n <= len ? n : 1;
 			} else {

@@ -333,7 +333,7 @@ static void xml_str(struct strbuf *sb, const char *s)
 			if (*p < 0x20 || (p[0] == 0xef && p[1] == 0xbf && (p[2] & 0xfe) == 0xbe)) {
 				sb_adds(sb, "\xef\xbf\xbd");
 				p += *p < 0x20 ? 0 : 2;
-			} else if (bidi_control(p, utf8_valid_len(p))) {
+			} else if (unicode_control(p, utf8_valid_len(p))) {
 				/* A viewer would reorder the text around it. */
 				sb_adds(sb, "\xef\xbf\xbd");
 				p += utf8_valid_len(p) - 1;

@@ -48,6 +48,9 @@ struct record {
 	int failed_attempts; /* with --retry: failures before this result */
 };
 
+/* run_info.selection of a --rerun-failed run: what failed before, no shard's share. */
+#define SELECTION_RERUN "rerun"
+
 struct run_info {
 	const char *mode;
 	bool has_start;
@@ -64,7 +67,7 @@ struct run_info {
 	const char *kernel_release; /* "6.12.118" */
 	const char *userspace;	    /* how UML runs guest processes: "ptrace" or "seccomp" */
 	const char *cpu_cost;	    /* --cpu-cost as given ("2000,jitter=50"), or NULL */
-	const char *selection;	    /* --shard: "N:HASH" of the test files split, or NULL */
+	const char *selection;	    /* --shard: "N:HASH" of the test files split, SELECTION_RERUN, or NULL */
 	double wall_seconds;
 	int exit_code;
 	/* Test ids the run was to run and never started (interrupted, failed). */

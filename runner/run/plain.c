@@ -67,7 +67,8 @@ static char **executables(const char *dir, size_t *n)
 /*
  * One test file: runs PROG, reports its exit status as one KTAP result (a
  * failure's status on a diagnostic line before it: in the description it
- * would make each status another test's name).
+ * would make each status another test's name), and exits with a failure's
+ * status, results.json's "exit".
  * NAME and PROG hold only TEST_NAME_CHARS (checked before), so they are safe
  * in the comment, in the result lines and as a file name; PROG is quoted
  * all the same.
@@ -93,7 +94,13 @@ static int write_wrapper(const char *path, const char *name, const char *prog)
 		     "case $rc in\n"
 		     "0) echo \"ok 1 $prog\" ;;\n"
 		     "4) echo \"ok 1 $prog # SKIP exit status 4\" ;;\n"
-		     "*) echo \"# exit status $rc\"; echo \"not ok 1 $prog\" ;;\n"
+		     "*) if [ \"$rc\" -gt 128 ] && [ \"$rc\" -lt 160 ]; then\n"
+		     "\techo \"# exit status $rc: killed by signal $((rc - 128))\"\n"
+		     "   else\n"
+		     "\techo \"# exit status $rc\"\n"
+		     "   fi\n"
+		     "   echo \"not ok 1 $prog\"\n"
+		     "   exit \"$rc\" ;;\n"
 		     "esac\n");
 	r = write_file_atomic(path, sb.buf, sb.len);
 	sb_release(&sb);

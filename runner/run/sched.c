@@ -200,13 +200,12 @@ void sched_write_errors(int *out, int *ktap)
 }
 
 /*
- * KTAP wants a block's plan right after its version line; the harness
- * prints it last, having counted its tests. So from a version line not
- * followed by its plan the block is held (ORDER_HELD) until the test ends,
- * and then shown with the plan moved up (block_end). A block that opens
- * with its plan (a kselftest program's) is shown as it comes.
+ * A test's block is held from its version line until the test ends, and
+ * then shown whole (block_end): in KTAP's order, the plan just after the
+ * version line (the harness prints it last, having counted its tests), and
+ * only for the try that gives the file its result line (--retry).
  */
-enum { ORDER_START, ORDER_HELD, ORDER_AS_IS };
+enum { ORDER_START, ORDER_HELD, ORDER_DONE };
 
 /*
  * A line for stdout and the run's ktap.txt, at once (live) or kept for the
@@ -267,11 +266,7 @@ static bool is_version_line(const char *l)
 	return !strncmp(l, "KTAP version", 12) || !strncmp(l, "TAP version", 11);
 }
 
-/*
- * A line of the test's block, in KTAP's order: the version line, the plan,
- * the rest. The first version line starts holding the block; a plan just
- * after it ends that at once, a later one waits for block_end.
- */
+/* A line of the test's block: the first version line starts holding it; its plan is kept aside. */
 static void block_line(struct test_io *io, const char *text, const char *l)
 {
 	if (io->order == ORDER_START && is_version_line(l)) {
@@ -281,14 +276,8 @@ static void block_line(struct test_io *io, const char *text, const char *l)
 		return;
 	}
 	if (io->order == ORDER_HELD && !io->plan && !strncmp(l, "1..", 3)) {
-		if (io->held.len > io->held_version) {
-			io->plan = xstrdup(text);
-			return;
-		}
-		/* The plan first, as KTAP wants: shown as it comes from here on. */
-		io->order = ORDER_AS_IS;
-		emit_detail(io, "%s", io->held.buf);
-		sb_release(&io->held);
+		io->plan = xstrdup(text);
+		return;
 	}
 	emit_detail(io, "%s", text);
 }
@@ -302,7 +291,7 @@ static void block_end(struct test_io *io, bool shown)
 {
 	bool held = io->order == ORDER_HELD;
 
-	io->order = ORDER_AS_IS;
+	io->order = ORDER_DONE;
 	if (held && shown) {
 		emit_detail(io, "%.*s", (int)io->held_version, io->held.buf);
 		if (io->plan)
@@ -364,9 +353,10 @@ static void keep(struct test_io *io, int which, const char *data, size_t len)
  * sequences cannot redraw the user's terminal or hide a line in ktap.txt.
  * That is C0 but a tab (and, where keep_lines, a newline and a CR) and
  * DEL, C1 as UTF-8 encodes it (0xc2 0x80-0x9f: many terminals take U+009B
- * for ESC [), and the bidirectional controls (U+061C, U+200E, U+200F,
- * U+202A-U+202E, U+2066-U+2069: they reorder the text around them), as
- * util.c's str_shown shows them. The first bytes of such a sequence wait
+ * for ESC [), the bidirectional controls (U+061C, U+200E, U+200F,
+ * U+202A-U+202E, U+2066-U+2069: they reorder the text around them) and the
+ * line and paragraph separators (U+2028, U+2029: a line break to many
+ * readers), as util.c's str_shown shows them. The first bytes of such a sequence wait
  * in *w for the rest, which may come in the next read; escape_end adds
  * what waits when the output ends.
  */
@@ -382,7 +372,7 @@ static void escape_byte(struct strbuf *sb, struct esc_wait *w, unsigned char c, 
 	if (w->n || starts_shown(&c, 1)) {
 		w->p[w->n++] = c;
 		if ((w->n == 2 && w->p[0] == 0xc2 && c >= 0x80 && c <= 0x9f) ||
-		    bidi_control(w->p, w->n)) {
+		    unicode_control(w->p, w->n)) {
 			for (size_t i = 0; i < w->n; i++)
 				sb_printf(sb, "\\x%02x", w->p[i]);
 			w->n = 0;

@@ -15,6 +15,21 @@ static bool is_test_file(const char *name)
 	return fnmatch("t[0-9][0-9][0-9][0-9]-*.sh", name, 0) == 0;
 }
 
+/* A folder holding no test file is no suite (a suite's data, fixtures): every-suite runs pass it by. */
+static bool has_test_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	bool found = false;
+
+	if (!d)
+		return true; /* load_suite says why it cannot be read */
+	while (!found && (de = readdir(d)))
+		found = is_test_file(de->d_name);
+	closedir(d);
+	return found;
+}
+
 /* A run folder's own files, which a suite's folder beside them may not be named. */
 static bool run_file_name(const char *suite)
 {
@@ -519,7 +534,7 @@ int suites_find(const char *dir, char *const *args, int nargs, struct test_list 
 			_cleanup_free_ char *p = xasprintf("%s/%s", dir, names[i]->d_name);
 
 			if (r == 0 && names[i]->d_name[0] != '.' &&
-			    strcmp(names[i]->d_name, "lib") && is_dir(p))
+			    strcmp(names[i]->d_name, "lib") && is_dir(p) && has_test_files(p))
 				r = load_suite(dir, names[i]->d_name, NULL, out, e);
 			else if (is_test_file(names[i]->d_name))
 				own_tests = true;

@@ -327,6 +327,39 @@ case $conf in
 	;;
 *) pass "a mount namespace alone keeps the host out of reach # SKIP not root" ;;
 esac
+# Not root: the mount, PID and network namespaces through a user namespace
+# of the guest's own. Tried as nobody, on a copy of the project and of the
+# cache (hard links: the tarball too, or umlrun would fetch it again).
+unpriv=$work/unpriv
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
+	mkdir -p "$unpriv/cache/umlrun" "$unpriv/tmp" "$unpriv/home" "$unpriv/results" "$unpriv/proj" &&
+	cp -al "$XDG_CACHE_HOME/umlrun/kernels" "$XDG_CACHE_HOME/umlrun/rootfs" "$unpriv/cache/umlrun/" 2>/dev/null &&
+	{ [ ! -d "$real_cache/sources" ] || cp -al "$real_cache/sources" "$unpriv/cache/umlrun/" 2>/dev/null; }; then
+	tar -C "$top" --exclude=./.git --exclude=./build/obj --exclude=./build/deb --exclude=./build/tests \
+		--exclude=./build/fuzz -cf - . | tar -C "$unpriv/proj" -xf -
+	find "$unpriv" -type d -exec chown 65534:65534 {} +
+	as_nobody() {
+		run setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$unpriv/home" \
+			XDG_CACHE_HOME="$unpriv/cache" TMPDIR="$unpriv/tmp" "$@" "$unpriv/proj/build/umlrun" run \
+			--results="$unpriv/results" --suite-dir="$unpriv/proj/tests/integration/suites" iconfine
+	}
+	as_nobody
+	uconf=$(sed -n 's/^  "confinement": "\(.*\)",$/\1/p' "$unpriv/results/latest/results.json")
+	[ $rc -eq 0 ] && [ "$(oks)" = "1 2 3 4 5 6 7 8 9 10 " ] && no_canary &&
+		case $uconf in *user-ns) true ;; *) false ;; esac
+	check "not root, a hostile test reaches nothing outside its stage ($uconf: mount, PID and network namespaces in a user namespace)"
+	case $uconf in
+	*user-ns)
+		as_nobody UMLRUN_CONFINE=mount-ns
+		[ $rc -eq 1 ] && [ "$(oks)" = "1 2 3 4 5 6 7 9 " ] && no_canary
+		check "not root, the user namespace's jail alone keeps the host out of reach"
+		;;
+	*) pass "not root, the user namespace's jail alone # SKIP this host gives no user namespace" ;;
+	esac
+else
+	pass "not root, a hostile test reaches nothing outside its stage # SKIP not root, no setpriv, or the cache on another file system"
+	pass "not root, the user namespace's jail alone # SKIP as above"
+fi
 # The same file must fail without confinement, or it proves nothing.
 escape_run UMLRUN_CONFINE=none
 [ $rc -eq 1 ] && grep -q "^    not ok 3 reading the host's /etc/passwd through .. is refused" "$work/out" &&
@@ -393,6 +426,9 @@ check "/results past 2 GiB (a sparse file counts whole), 256 levels or 100,000 e
 run timeout 120 "$umlrun" exec -- sh -c 'truncate -s 3G /results/big && sleep 30'
 [ $rc -eq 3 ] && grep -q "the test wrote more than 2048 MiB to /results" "$work/err" && nothing_left
 check "exec holds the guest to the same 2 GiB of /results (it never measured it)"
+run timeout 120 "$umlrun" exec -- sh -c 'exec 3>/results/x && rm /results/x && dd if=/dev/zero bs=1M count=2600 >&3 2>/dev/null; sleep 30'
+[ $rc -eq 3 ] && grep -q "the test wrote more than 2048 MiB to /results" "$work/err" && nothing_left
+check "a file removed while the guest still writes to it counts with /results (the walk cannot see it)"
 case $conf in
 *mount-ns)
 	run "$umlrun" exec -- sh -c 'mkdir /tmp/u && mount -t hostfs none /tmp/u -o guest/uml && df -k /tmp/u'
@@ -789,7 +825,7 @@ run "$umlrun" run $R --retry=2 itest/t0002-fail.sh
 check "--retry runs a failing test again and keeps each try's folder"
 [ "$(grep -c '^    KTAP version' "$results/latest/ktap.txt")" -eq 1 ] &&
 	grep -q "retrying (1 of 2); its lines are in .*/itest/t0002-fail.try1/ktap.log" "$results/latest/ktap.txt" &&
-	grep -q "^    not ok 2 second" "$results/latest/itest/t0002-fail.try1/ktap.log"
+	grep -q "^not ok 2 second" "$results/latest/itest/t0002-fail.try1/ktap.log"
 check "a failed try's lines are in its folder, not in the run's KTAP (one block per result line)"
 run "$umlrun" run $R --retry=2 itest/t0008-flaky.sh
 [ $rc -eq 0 ] && grep -q "^ok 1 itest/t0008-flaky.sh # flaky: failed 1 time before passing" "$work/out" &&

@@ -467,6 +467,12 @@ static void test_junit_counts(void)
 		has_str(line.buf, "# ERROR a \\xe2\\x80\\xae b",
 			"result line: a bidi control as \\xHH");
 		sb_release(&line);
+		/* Python's splitlines() and JavaScript break lines there: a forged result line. */
+		x.reason = "ERROR a\xe2\x80\xa8ok 99 forged/t0001-x.sh";
+		record_result_line(&line, &x, 3);
+		has_str(line.buf, "# ERROR a\\xe2\\x80\\xa8ok 99 forged",
+			"result line: a line separator (U+2028) as \\xHH");
+		sb_release(&line);
 	}
 	for (int i = 0; i < 3; i++) {
 		ktap_free(&r[i].ktap);
@@ -527,7 +533,7 @@ static void test_dropped_failures(void)
 
 int main(void)
 {
-	plan(108);
+	plan(109);
 	test_verdicts();
 	test_exit_code();
 	test_reports();

@@ -535,6 +535,12 @@ wl_completed () {
 # a process running), which under basic time travel may come a little
 # after the step that causes it.
 wl_until () {
+	case $1 in
+	'' | *[!0-9]*)
+		say "wireless: wl_until SECONDS CMD...: SECONDS is a whole number, not '$1'"
+		return 2
+		;;
+	esac
 	wl__tries=$(($1 * 10))
 	shift
 	until "$@"; do
@@ -560,6 +566,7 @@ wl_status () {
 # wl_intervals FILE MIN MAX: FILE holds `wl_wait -T` output; every gap
 # between consecutive events is within [MIN, MAX] seconds.
 wl_intervals () {
+	[ -r "$1" ] || { say "wireless: wl_intervals: no file '$1' (wl_wait -T ... >FILE makes it)"; return 2; }
 	awk -v min="$2" -v max="$3" '
 		NR > 1 {
 			gap = $1 - prev
@@ -583,6 +590,7 @@ wl_intervals () {
 # neither hears nor is heard, and nothing tells its peers: it is gone, as a
 # laptop that walked away. For `wl_wait OTHER -x`.
 wl_range_cmd () {
+	wl__known "$1" || return 1
 	wl__g=/sys/kernel/debug/ieee80211/$1/hwsim/group
 	[ -w "$wl__g" ] || { say "wireless: no $wl__g (debugfs?)"; return 1; }
 	case $2 in
@@ -617,9 +625,19 @@ wl_bss () {
 # B=3, C=2, B hears A and C, and A and C do not hear each other: a line
 # of three, for forwarding through the middle one.
 wl_group () {
+	wl__known "$1" || return 1
+	case $2 in
+	'' | *[!0-9]* | 0*) wl__m=0 ;;
+	*) wl__m=$2 ;;
+	esac
+	# hwsim reads the mask as hex: 1-255 go in as their hex digits.
+	if [ "$wl__m" -lt 1 ] || [ "$wl__m" -gt 255 ]; then
+		say "wireless: wl_group NAME MASK: MASK is 1 to 255, not '$2'"
+		return 2
+	fi
 	wl__g=/sys/kernel/debug/ieee80211/$1/hwsim/group
 	[ -w "$wl__g" ] || { say "wireless: no $wl__g (debugfs?)"; return 1; }
-	echo "$2" >"$wl__g"
+	printf '%x\n' "$wl__m" >"$wl__g"
 }
 
 # wl_certs [DIR]: certificates for EAP, made now with openssl (EC P-256,
