@@ -181,11 +181,12 @@ static int check_shards(struct shards *s, struct uerr *e)
 					first->dir, str_or(first->info.kernel_key, "(none)"),
 					lr->dir, str_or(lr->info.kernel_key, "(none)"));
 		if (str_eq(lr->info.selection, SELECTION_RERUN))
-			return uerr_set(e, EXIT_USAGE,
-					"%s is a --rerun-failed run: it holds only what its shard's "
-					"run before it failed; merge every shard's complete run (its "
-					"run folder, not latest)",
-					lr->dir);
+			return uerr_set(
+			    e, EXIT_USAGE,
+			    "%s is a --rerun-failed run: it holds only what its shard's "
+			    "run before it failed; merge every shard's complete run (its "
+			    "run folder, not latest)",
+			    lr->dir);
 		if (same_settings(first, lr, e) < 0)
 			return -1;
 		s->idx[k - 1] = i;

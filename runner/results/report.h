@@ -67,7 +67,8 @@ struct run_info {
 	const char *kernel_release; /* "6.12.118" */
 	const char *userspace;	    /* how UML runs guest processes: "ptrace" or "seccomp" */
 	const char *cpu_cost;	    /* --cpu-cost as given ("2000,jitter=50"), or NULL */
-	const char *selection;	    /* --shard: "N:HASH" of the test files split, SELECTION_RERUN, or NULL */
+	const char
+	    *selection; /* --shard: "N:HASH" of the test files split, SELECTION_RERUN, or NULL */
 	double wall_seconds;
 	int exit_code;
 	/* Test ids the run was to run and never started (interrupted, failed). */

@@ -15,7 +15,8 @@ static bool is_test_file(const char *name)
 	return fnmatch("t[0-9][0-9][0-9][0-9]-*.sh", name, 0) == 0;
 }
 
-/* A folder holding no test file is no suite (a suite's data, fixtures): every-suite runs pass it by. */
+/* A folder holding no test file is no suite (a suite's data, fixtures): every-suite runs pass it
+ * by. */
 static bool has_test_files(const char *dir)
 {
 	DIR *d = opendir(dir);
