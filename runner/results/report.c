@@ -80,8 +80,12 @@ enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, cha
 					"to skip it, give the plan a SKIP directive and a reason "
 					"(the harness: skip_all=REASON)"
 				      : "ERROR the plan and the results disagree");
-	} else if (!k->counts[KTAP_FAIL]) {
-		/* No failing case says why: the status does (an exit in a test's body). */
+	} else if (!k->counts[KTAP_FAIL] || k->planned < 0) {
+		/*
+		 * No failing case says why, or the file ended before its plan (an
+		 * exit in a test's body: the tests after it never ran): the
+		 * status says so.
+		 */
 		*reason = xasprintf("ERROR the test file exited with status %d%s", o->job_exit,
 				    k->planned < 0 ? " before its plan line" : "");
 	} else if (k->dropped) {

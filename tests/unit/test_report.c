@@ -33,6 +33,7 @@ static const char *const skip_all[] = { "1..0 # SKIP no hwsim", NULL };
 static const char *const all_skipped[] = { "1..1", "ok 1 a # SKIP nope", NULL };
 static const char *const two_skipped[] = { "1..2", "ok 1 a # SKIP nope", "ok 2 b # SKIP no", NULL };
 static const char *const no_plan[] = { "ok 1 a", NULL };
+static const char *const failed_no_plan[] = { "ok 1 a", "not ok 2 b", NULL };
 static const char *const short_plan[] = { "1..3", "ok 1 a", NULL };
 static const char *const no_tests[] = { "1..0", NULL };
 
@@ -75,6 +76,9 @@ static void test_verdicts(void)
 	o.job_exit = 2;
 	check(&o, no_plan, V_FAIL, "ERROR the test file exited with status 2 before its plan line",
 	      "exit 2 before the plan (an exit in a body): fail, says so");
+	check(&o, failed_no_plan, V_FAIL,
+	      "ERROR the test file exited with status 2 before its plan line",
+	      "a failed case, then an exit before the plan: says the tests after it never ran");
 	o.job_exit = 1;
 	o.job_exit = 0;
 	o.job_signal = 9;
@@ -533,7 +537,7 @@ static void test_dropped_failures(void)
 
 int main(void)
 {
-	plan(109);
+	plan(111);
 	test_verdicts();
 	test_exit_code();
 	test_reports();
