@@ -402,8 +402,12 @@ int outq_drain(struct outq *q, int sfd)
 		if (sfd >= 0 && (pf[1].revents & POLLIN)) {
 			struct signalfd_siginfo si;
 
-			if (read(sfd, &si, sizeof(si)) == sizeof(si) && si.ssi_signo != SIGCHLD)
+			if (read(sfd, &si, sizeof(si)) != sizeof(si) || si.ssi_signo == SIGCHLD)
+				continue;
+			if (si.ssi_signo != SIGTSTP)
 				return (int)si.ssi_signo;
+			if (suspend_hook)
+				suspend_hook();
 			continue;
 		}
 		outq_flush(q);
@@ -844,6 +848,7 @@ const int ending_signals[N_ENDING_SIGNALS] = { SIGINT,	  SIGTERM, SIGHUP,  SIGQU
 					       SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ };
 
 bool helpers_own_group;
+void (*suspend_hook)(void);
 
 /*
  * A helper program (a build's make, tar) runs in a process group of its
@@ -865,6 +870,17 @@ static void pass_to_helper(int sig)
 		kill(-helper_pid, sig);
 }
 
+/* ^Z while a helper runs: it stops with umlrun, and goes on with it. */
+static void stop_with_helper(int sig)
+{
+	(void)sig;
+	if (helper_pid > 0)
+		kill(-helper_pid, SIGSTOP);
+	raise(SIGSTOP);
+	if (helper_pid > 0)
+		kill(-helper_pid, SIGCONT);
+}
+
 void scratch_push(const char *path)
 {
 	for (size_t i = 0; i < sizeof(scratch) / sizeof(scratch[0]); i++)
@@ -881,10 +897,11 @@ void scratch_pop(const char *path)
 			scratch[i] = NULL;
 }
 
-/* Returns what the ending signals did before (restored by helper_reaped). */
+/* Returns what the ending signals and SIGTSTP did before (restored by helper_reaped). */
 static void helper_started(pid_t pid, struct sigaction *old)
 {
 	struct sigaction sa = { .sa_handler = pass_to_helper };
+	struct sigaction stop = { .sa_handler = stop_with_helper, .sa_flags = SA_RESTART };
 
 	/* The group may be set by either side first: a kill must not miss it. */
 	setpgid(pid, pid);
@@ -896,6 +913,10 @@ static void helper_started(pid_t pid, struct sigaction *old)
 		if (!helpers_own_group && old[i].sa_handler != SIG_IGN)
 			sigaction(ending_signals[i], &sa, NULL);
 	}
+	sigemptyset(&stop.sa_mask);
+	sigaction(SIGTSTP, NULL, &old[N_ENDING_SIGNALS]);
+	if (!helpers_own_group && old[N_ENDING_SIGNALS].sa_handler != SIG_IGN)
+		sigaction(SIGTSTP, &stop, NULL);
 }
 
 static void helper_reaped(const struct sigaction *old)
@@ -905,6 +926,7 @@ static void helper_reaped(const struct sigaction *old)
 	helper_pid = 0;
 	for (size_t i = 0; i < N_ENDING_SIGNALS; i++)
 		sigaction(ending_signals[i], &old[i], NULL);
+	sigaction(SIGTSTP, &old[N_ENDING_SIGNALS], NULL);
 	if (!sig)
 		return;
 	for (size_t i = 0; i < sizeof(scratch) / sizeof(scratch[0]); i++)
@@ -949,6 +971,12 @@ static void child_default_signals(pid_t ppid)
 		if (sigaction(ending_signals[i], NULL, &sa) == 0 && sa.sa_handler == pass_to_helper)
 			signal(ending_signals[i], SIG_DFL);
 	}
+	{
+		struct sigaction sa;
+
+		if (sigaction(SIGTSTP, NULL, &sa) == 0 && sa.sa_handler == stop_with_helper)
+			signal(SIGTSTP, SIG_DFL);
+	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -958,7 +986,7 @@ static void child_default_signals(pid_t ppid)
 
 int run_argv(char *const argv[], int log_fd)
 {
-	struct sigaction old[N_ENDING_SIGNALS];
+	struct sigaction old[N_ENDING_SIGNALS + 1];
 	pid_t parent = getpid(), pid = fork();
 
 	if (pid < 0)
@@ -983,7 +1011,7 @@ int run_argv(char *const argv[], int log_fd)
 
 int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 {
-	struct sigaction old[N_ENDING_SIGNALS];
+	struct sigaction old[N_ENDING_SIGNALS + 1];
 	char buf[8192];
 	size_t have = 0;
 	int pfd[2];

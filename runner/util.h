@@ -294,6 +294,8 @@ extern const int ending_signals[N_ENDING_SIGNALS];
  * before, an ending signal while a helper program runs is passed to it.
  */
 extern bool helpers_own_group;
+/* What a ^Z read from the signalfd does (supervise_suspend), once a run reads its signals. */
+extern void (*suspend_hook)(void);
 /*
  * A folder a helper program writes (a build's scratch folder), removed if
  * an ending signal stops the helper (scratch_pop when it is done or kept).

@@ -47,8 +47,13 @@ const char *guest_end_name(enum guest_end e)
  */
 static void watched_set(sigset_t *set)
 {
+	struct sigaction tstp;
+
 	sigemptyset(set);
 	sigaddset(set, SIGCHLD);
+	/* ^Z: read as the others, to stop the guests too (supervise_suspend). */
+	if (sigaction(SIGTSTP, NULL, &tstp) == 0 && tstp.sa_handler != SIG_IGN)
+		sigaddset(set, SIGTSTP);
 	for (size_t i = 0; i < N_ENDING_SIGNALS; i++) {
 		struct sigaction sa;
 
@@ -77,6 +82,7 @@ void supervise_block_signals(void)
 	watched_set(&set);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	helpers_own_group = true;
+	suspend_hook = supervise_suspend;
 	/* UML's helpers may outlive the linux process: make them ours to reap. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 }
@@ -182,11 +188,24 @@ const char *guest_crash_mark(const char *text, size_t len)
  */
 static bool host_fault_line(struct guest_outcome *o, const char *l)
 {
+	const char *mark;
+
 	if (strstr(l, "setup_physmem - mapping")) {
 		snprintf(o->detail, sizeof(o->detail),
 			 "the host refused the guest's memory (%.120s): a lower --mem, or a higher "
 			 "ulimit -v",
 			 strstr(l, "setup_physmem - mapping"));
+		return true;
+	}
+	/* "start_userspace : socketpair failed, errno = 24": no guest process without its host one.
+	 */
+	if ((mark = strstr(l, "start_userspace : ")) && strstr(mark, " failed, errno = ")) {
+		int err = atoi(strstr(mark, " failed, errno = ") + 17);
+
+		snprintf(o->detail, sizeof(o->detail),
+			 "the host refused a process to the guest (%.80s: %s): a higher ulimit -n "
+			 "(open files) or ulimit -u (processes)",
+			 mark, strerror(err));
 		return true;
 	}
 	if (strstr(l, "Unexpectedly lost MM child")) {
@@ -580,6 +599,19 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 
 		setrlimit(RLIMIT_NPROC, &nproc);
 	}
+	/*
+	 * UML holds host descriptors for each guest process (a socket pair in
+	 * seccomp mode): the usual soft limit of 1024 stopped a guest at about
+	 * a thousand processes. Up to the hard limit, which is the host's.
+	 */
+	{
+		struct rlimit nofile;
+
+		if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+			nofile.rlim_cur = nofile.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &nofile);
+		}
+	}
 	/* gdb stays root to read the sources; its exec-wrapper drops linux's (gdb.h). */
 	if (g->stage->drop && !g->gdb) {
 		if (setgroups(0, NULL) < 0 || setgid(g->stage->gid) < 0 ||
@@ -658,7 +690,21 @@ struct guest {
 	struct termios tty;
 	struct guest_outcome o;
 	struct run_state st;
+	struct guest *next_live;  /* the guests running now (live_guests) */
+	struct itimerspec paused; /* the wall-clock limit's rest, while umlrun is stopped */
 };
+
+/* The guests started and not yet finished: ^Z stops them with umlrun. */
+static struct guest *live_guests;
+
+static void live_remove(struct guest *g)
+{
+	for (struct guest **p = &live_guests; *p; p = &(*p)->next_live)
+		if (*p == g) {
+			*p = g->next_live;
+			return;
+		}
+}
 
 int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *io,
 		double wall_timeout, struct guest **out, struct uerr *e)
@@ -709,6 +755,8 @@ int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *
 	}
 	if (gu->pid == 0)
 		exec_guest(g, argv, gu->ch, parent);
+	gu->next_live = live_guests;
+	live_guests = gu;
 	/* Also here: whichever of parent and child runs first, the group exists. */
 	setpgid(gu->pid, gu->pid);
 	/*
@@ -1093,6 +1141,7 @@ static void decide(struct guest *g)
 
 void guest_finish(struct guest *g, struct guest_outcome *o)
 {
+	live_remove(g);
 	if (guest_on_terminal(g->spec)) {
 		terminal_to(getpgrp());
 		if (g->saved_tty)
@@ -1217,7 +1266,49 @@ int supervise_read_signal(int sfd)
 {
 	struct signalfd_siginfo si;
 
-	if (read(sfd, &si, sizeof(si)) != sizeof(si))
-		return 0;
+	do {
+		if (read(sfd, &si, sizeof(si)) != sizeof(si))
+			return 0;
+		if (si.ssi_signo == SIGTSTP)
+			supervise_suspend();
+	} while (si.ssi_signo == SIGTSTP);
 	return (int)si.ssi_signo;
+}
+
+/*
+ * ^Z (SIGTSTP): umlrun stops, and its guests with it, their wall-clock
+ * limits waiting: a run suspended and resumed (fg) ends as it would have.
+ * Each guest's linux process stops; its own host processes (stubs, which
+ * UML may trace: a SIGSTOP to them would reach UML as the guest
+ * process's signal) wait for it. Back from SIGCONT, the limits run on
+ * with what they had left.
+ */
+void supervise_suspend(void)
+{
+	double t0 = monotonic_now(), stopped;
+
+	for (struct guest *g = live_guests; g; g = g->next_live) {
+		struct itimerspec off = { 0 };
+		pid_t pid = g->reaped ? 0 : linux_pid(g);
+
+		if (pid > 0)
+			kill(pid, SIGSTOP);
+		memset(&g->paused, 0, sizeof(g->paused));
+		/* A limit already past stays so: its expiry is still to be read. */
+		if (timerfd_gettime(g->tfd, &g->paused) == 0 &&
+		    (g->paused.it_value.tv_sec || g->paused.it_value.tv_nsec))
+			timerfd_settime(g->tfd, 0, &off, NULL);
+	}
+	raise(SIGSTOP);
+	stopped = monotonic_now() - t0;
+	for (struct guest *g = live_guests; g; g = g->next_live) {
+		pid_t pid = g->reaped ? 0 : linux_pid(g);
+
+		g->t0 += stopped;
+		g->next_walk += stopped;
+		if (g->paused.it_value.tv_sec || g->paused.it_value.tv_nsec)
+			timerfd_settime(g->tfd, 0, &g->paused, NULL);
+		if (pid > 0)
+			kill(pid, SIGCONT);
+	}
 }

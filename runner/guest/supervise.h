@@ -121,7 +121,9 @@ void guest_abort(struct guest *g);
 void guest_finish(struct guest *g, struct guest_outcome *o);
 /* The signalfd for the signals supervise_block_signals blocked. */
 int supervise_signalfd(void);
-/* The next signal read from it, 0 when none is pending. */
+/* The next signal read from it, 0 when none is pending (a ^Z is acted on, not returned). */
 int supervise_read_signal(int sfd);
+/* ^Z: stops the running guests' linux and umlrun, their wall-clock limits paused. */
+void supervise_suspend(void);
 
 #endif

@@ -1119,6 +1119,18 @@ wait $p
 rc=$?
 [ $rc -eq 0 ] && nothing_left
 check "nohup: the SIGHUP its parent set to be ignored stays ignored (the command runs to its end)"
+# ^Z: the guest stops with umlrun, and the wall-clock limit waits (it fired while stopped).
+"$umlrun" exec --time-travel=off --wall-timeout=4 -- sleep 2 >"$work/out" 2>"$work/err" &
+tstp_pid=$!
+sleep 1
+kill -TSTP $tstp_pid
+sleep 5
+tstp_state="$(ps -o stat= -p $tstp_pid) $(for l in $(pgrep -f "$TMPDIR/umlrun\..*/linux"); do ps -o stat= -p "$l"; done)"
+kill -CONT $tstp_pid
+wait $tstp_pid
+rc=$?
+[ $rc -eq 0 ] && case $tstp_state in T*" T"*) true ;; *) false ;; esac && nothing_left
+check "^Z (SIGTSTP) stops the guest with umlrun and pauses its wall-clock limit: fg, and it ends as it would have ($tstp_state)"
 # umlrun shell on a terminal (script(1) gives it one): a guest that panics
 # leaves the terminal as it found it, echo and line editing on.
 (sleep 3; echo 'echo c >/proc/sysrq-trigger'; sleep 4) |
