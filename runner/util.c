@@ -107,8 +107,10 @@ static int uerr_vset(struct uerr *e, int code, int err, const char *fmt, va_list
 
 	e->code = code;
 	n = vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	/* What to do, where the cause is a limit the user sets. */
 	if (err && n >= 0 && (size_t)n < sizeof(e->msg))
-		snprintf(e->msg + n, sizeof(e->msg) - (size_t)n, ": %s", strerror(err));
+		snprintf(e->msg + n, sizeof(e->msg) - (size_t)n, ": %s%s", strerror(err),
+			 err == EMFILE ? " (raise ulimit -n)" : "");
 	return -1;
 }
 

@@ -104,7 +104,8 @@ static bool used_name(const struct names *used, const char *name)
 {
 	size_t len = strcspn(name, ".");
 
-	return (!name[len] || !strcmp(name + len, ".log")) && names_has(used, name, len);
+	return (!name[len] || !strcmp(name + len, ".log") || !strcmp(name + len, ".files")) &&
+	       names_has(used, name, len);
 }
 
 static void names_free(struct names *l)

@@ -132,6 +132,76 @@ int rootfs_locate(const char *project_dir, const char *guestbin, char **dir, str
 	return rootfs_locate_text(project_dir, guestbin, &text, dir, e);
 }
 
+/*
+ * What the root folder held when it was assembled: one line per entry,
+ * in name order, "MODE SIZE PATH" (a link's SIZE is its target). Kept as
+ * KEY.files; a root folder that no longer matches it (a program cut
+ * short, a folder chmod 700, outside umlrun) would fail every test as if
+ * the tests were wrong.
+ */
+static void inventory(const char *top, const char *rel, struct strbuf *sb)
+{
+	_cleanup_free_ char *path = *rel ? xasprintf("%s/%s", top, rel) : xstrdup(top);
+	struct dirent **names;
+	int n = scandir(path, &names, NULL, alphasort);
+
+	if (n < 0) {
+		sb_printf(sb, "unreadable %s\n", rel);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		_cleanup_free_ char *sub = *rel ? xasprintf("%s/%s", rel, name) : xstrdup(name);
+		_cleanup_free_ char *full = xasprintf("%s/%s", top, sub);
+		struct stat st;
+
+		if (strcmp(name, ".") && strcmp(name, "..")) {
+			if (lstat(full, &st) < 0) {
+				sb_printf(sb, "gone %s\n", sub);
+			} else if (S_ISLNK(st.st_mode)) {
+				char target[4096];
+				ssize_t l = readlink(full, target, sizeof(target) - 1);
+
+				target[l < 0 ? 0 : l] = '\0';
+				sb_printf(sb, "%o %s %s\n", (unsigned)st.st_mode, target, sub);
+			} else {
+				sb_printf(sb, "%o %lld %s\n", (unsigned)st.st_mode,
+					  S_ISREG(st.st_mode) ? (long long)st.st_size : 0LL, sub);
+				if (S_ISDIR(st.st_mode))
+					inventory(top, sub, sb);
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* The first line where two inventories differ (its path), or NULL when they match. */
+static char *inventory_difference(const char *want, const char *have)
+{
+	size_t i = 0, start = 0;
+
+	while (want[i] && want[i] == have[i]) {
+		if (want[i] == '\n')
+			start = i + 1;
+		i++;
+	}
+	if (!want[i] && !have[i])
+		return NULL;
+	{
+		/* "MODE SIZE PATH": the path is after the second blank. */
+		const char *line = want[start] ? want + start : have + start;
+		const char *end = strchr(line, '\n');
+		const char *blank = strchr(line, ' ');
+		const char *path = blank ? strchr(blank + 1, ' ') : NULL;
+
+		if (!path || (end && path > end))
+			return xstrdup("its list of files");
+		path++;
+		return end ? xstrndup(path, (size_t)(end - path)) : xstrdup(path);
+	}
+}
+
 int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, struct uerr *e)
 {
 	_cleanup_free_ char *manifest = xasprintf("%s/rootfs/manifest", project_dir);
@@ -161,16 +231,32 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 	if (is_dir(*dir)) {
 		_cleanup_free_ char *its_init = xasprintf("%s/init", *dir);
 		_cleanup_free_ char *its_sh = xasprintf("%s/usr/bin/busybox", *dir);
+		_cleanup_free_ char *files = xasprintf("%s.files", *dir);
+		_cleanup_free_ char *want = NULL;
+		_cleanup_free_ char *differs = NULL;
+		struct strbuf have = { 0 };
 
-		if (path_exists(its_init) && path_exists(its_sh)) {
+		inventory(*dir, "", &have);
+		/* A folder from before the list: its list is made now, as it is. */
+		if (read_file(files, &want, NULL) < 0)
+			(void)!write_file_atomic(files, have.buf ? have.buf : "", have.len);
+		else
+			differs = inventory_difference(want, have.buf ? have.buf : "");
+		sb_release(&have);
+		if (path_exists(its_init) && path_exists(its_sh) && !differs) {
 			/* Used now: `umlrun prune` spares what was used lately. */
 			utimensat(AT_FDCWD, *dir, NULL, 0);
 			return 0;
 		}
-		/* Emptied or cut short outside umlrun: every guest would panic. */
-		note("the cached root folder %s is incomplete (no init or busybox): assembling it "
-		     "again",
-		     *dir);
+		/* Emptied, cut short or changed outside umlrun: every guest would fail. */
+		if (differs)
+			note("the cached root folder %s changed since it was assembled (%s): "
+			     "assembling it again",
+			     *dir, differs);
+		else
+			note("the cached root folder %s is incomplete (no init or busybox): "
+			     "assembling it again",
+			     *dir);
 		if (rm_rf(*dir) < 0 && is_dir(*dir))
 			return uerr_sys(e, EXIT_INFRA, "cannot remove %s", *dir);
 	}
@@ -202,6 +288,14 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 		free(steal_ptr(dir));
 		return uerr_set(e, EXIT_INFRA,
 				"assembling the guest's root folder failed (log: %s)", log);
+	}
+	{
+		_cleanup_free_ char *files = xasprintf("%s.files", *dir);
+		struct strbuf have = { 0 };
+
+		inventory(*dir, "", &have);
+		(void)!write_file_atomic(files, have.buf ? have.buf : "", have.len);
+		sb_release(&have);
 	}
 	return 0;
 }

@@ -443,18 +443,18 @@ static void plan_cpu_cost(struct session *s)
 	s->cpu_cost = xasprintf("%ld,jitter=%d", s->o->cpu_cost_ns, s->o->cpu_cost_jitter);
 }
 
-/* When no guest can start at all, the host is the likely cause. */
+/* When no guest can start at all, the host is the likely cause: said on the error's line. */
+#define DOCTOR_HINT " ('umlrun doctor' checks what this host must offer a guest)"
+
 static void doctor_hint(void)
 {
-	note("'umlrun doctor' checks what this host must offer a guest");
+	note("%s", DOCTOR_HINT + 2);
 }
 
 static UMLRUN_NORETURN void die_doctor(const struct uerr *e)
 {
-	uerr_print(e);
 	/* A usage error (UMLRUN_CONFINE=jail) is the user's, not the host's. */
-	if (e->code == EXIT_INFRA)
-		doctor_hint();
+	note("%s%s", e->msg, e->code == EXIT_INFRA ? DOCTOR_HINT : "");
 	exit(e->code);
 }
 
@@ -1018,10 +1018,10 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	if ((size_t)so.jobs > total)
 		so.jobs = total ? (int)total : 1;
 	sched_failed = sched_run(&so, tests->v, tests->n, &run->res, &e) < 0;
-	if (sched_failed)
-		uerr_print(&e);
 	/* The host's fault if no guest came up; a run that failed later was not (a full disk). */
-	if ((sched_failed && !run->res.nrec) || no_guest_came_up(&run->res))
+	if (sched_failed)
+		note("%s%s", e.msg, !run->res.nrec ? DOCTOR_HINT : "");
+	else if (no_guest_came_up(&run->res))
 		doctor_hint();
 	run->wall_seconds = monotonic_now() - t0;
 	run->exit_code = run->res.host_signal ? EXIT_SIGNAL_BASE + run->res.host_signal
@@ -2073,9 +2073,8 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 		code = EXIT_SIGNAL_BASE + out.host_signal;
 		break;
 	default:
-		note("the guest failed: %s", out.detail);
-		if (out.end != GUEST_INIT_ERROR)
-			doctor_hint();
+		note("the guest failed: %s%s", out.detail,
+		     out.end != GUEST_INIT_ERROR ? DOCTOR_HINT : "");
 		code = EXIT_INFRA;
 	}
 	session_end(&s);

@@ -311,7 +311,7 @@ static int open_channels(struct chan ch[CH_N], bool shell, struct uerr *e)
 		if (i == CH_CON && shell)
 			continue; /* the shell's console is the terminal */
 		if (pipe2(p, O_CLOEXEC) < 0)
-			return uerr_sys(e, EXIT_INFRA, "pipe");
+			return uerr_sys(e, EXIT_INFRA, "cannot open the guest's channels (pipe)");
 		ch[i].host = p[0];
 		ch[i].guest = p[1];
 		/*
@@ -727,7 +727,7 @@ int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *
 	gu->st = (struct run_state){ .io = io, .o = &gu->o };
 	gu->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (gu->tfd < 0) {
-		uerr_sys(e, EXIT_INFRA, "timerfd");
+		uerr_sys(e, EXIT_INFRA, "cannot make the guest's wall-clock timer (timerfd)");
 		goto fail;
 	}
 	if (open_channels(gu->ch, g->shell, e) < 0)
@@ -750,7 +750,7 @@ int guest_start(const struct guest_spec *g, char **argv, const struct guest_io *
 		gu->saved_tty = tcgetattr(STDIN_FILENO, &gu->tty) == 0;
 	gu->pid = fork_guest(&g->stage->confine, g->gdb != NULL);
 	if (gu->pid < 0) {
-		uerr_sys(e, EXIT_INFRA, "fork");
+		uerr_sys(e, EXIT_INFRA, "cannot start the guest (fork)");
 		goto fail;
 	}
 	if (gu->pid == 0)
@@ -1206,7 +1206,7 @@ int guest_run(const struct guest_spec *g, const struct guest_io *io, double wall
 
 	memset(o, 0, sizeof(*o));
 	if (sfd < 0)
-		return uerr_sys(e, EXIT_INFRA, "signalfd");
+		return uerr_sys(e, EXIT_INFRA, "cannot read signals (signalfd)");
 	if (guest_start(g, NULL, io, wall_timeout, &gu, e) < 0)
 		return -1;
 	while (!guest_check_exit(gu)) {

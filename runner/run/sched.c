@@ -1027,7 +1027,7 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 	if (so->out)
 		fflush(so->out); /* the header lines came first, through stdio */
 	if (sfd < 0)
-		return uerr_sys(e, EXIT_INFRA, "signalfd");
+		return uerr_sys(e, EXIT_INFRA, "cannot read signals (signalfd)");
 	s.slots = xcalloc((size_t)so->jobs, sizeof(*s.slots));
 	for (int i = 0; i < so->jobs; i++)
 		s.slots[i].index = i;

@@ -171,6 +171,16 @@ rm -rf "$cache/kernels/$new" "$cache/rootfs/$old.tmp-1"
 run "$umlrun" build
 [ $rc -eq 0 ] && grep -q " cached;" "$work/out"
 check "after prune, the current kernel and root folder are still cached"
+# A root folder changed since it was assembled (a folder made 0700 outside
+# umlrun: every guest's programs failed as if the tests had) is assembled
+# again. Its folders are this cache's own (cp -al links only files).
+for rf in "$cache"/rootfs/*/; do
+	[ -f "${rf%/}.files" ] && chmod 700 "$rf/usr/sbin" && break
+done
+run "$umlrun" exec -- sh -c 'ls /usr/sbin/hostapd'
+[ $rc -eq 0 ] && grep -q "the cached root folder .* changed since it was assembled (usr/sbin): assembling it again" "$work/err" &&
+	[ "$(stat -c %a "$rf/usr/sbin")" = 755 ]
+check "a cached root folder changed since it was assembled is assembled again, said in one line"
 
 # A fragment asking for an option this kernel does not have: configured,
 # checked after olddefconfig, refused with the option and its origin named.
