@@ -866,21 +866,27 @@ static const char *scratch[4];
 
 static void pass_to_helper(int sig)
 {
+	int saved = errno;
+
 	if (!helper_signal)
 		helper_signal = sig;
 	if (helper_pid > 0)
 		kill(-helper_pid, sig);
+	errno = saved;
 }
 
 /* ^Z while a helper runs: it stops with umlrun, and goes on with it. */
 static void stop_with_helper(int sig)
 {
+	int saved = errno;
+
 	(void)sig;
 	if (helper_pid > 0)
 		kill(-helper_pid, SIGSTOP);
 	raise(SIGSTOP);
 	if (helper_pid > 0)
 		kill(-helper_pid, SIGCONT);
+	errno = saved;
 }
 
 void scratch_push(const char *path)
@@ -890,6 +896,7 @@ void scratch_push(const char *path)
 			scratch[i] = path;
 			return;
 		}
+	abort(); /* more than four at once: a bug of ours */
 }
 
 void scratch_pop(const char *path)
@@ -899,59 +906,132 @@ void scratch_pop(const char *path)
 			scratch[i] = NULL;
 }
 
-/* Returns what the ending signals and SIGTSTP did before (restored by helper_reaped). */
-static void helper_started(pid_t pid, struct sigaction *old)
+/* The parent of pid, from /proc (0 when it cannot be read). */
+static pid_t parent_of(pid_t pid)
+{
+	_cleanup_free_ char *path = xasprintf("/proc/%d/stat", (int)pid);
+	_cleanup_free_ char *stat = NULL;
+	const char *paren;
+	int ppid;
+
+	/* "PID (COMM) STATE PPID ...": COMM may hold anything but the last ')'. */
+	if (read_file(path, &stat, NULL) < 0 || !(paren = strrchr(stat, ')')) ||
+	    sscanf(paren + 1, " %*c %d", &ppid) != 1)
+		return 0;
+	return (pid_t)ppid;
+}
+
+bool job_control_stops(void)
+{
+	pid_t pid = getpid(), group = getpgrp(), session = getsid(0);
+
+	/*
+	 * Orphaned unless a process of umlrun's group has its parent in
+	 * another group of the same session (the shell that would send
+	 * SIGCONT): the kernel drops a SIGTSTP there, and so does umlrun.
+	 * umlrun's ancestors within its group stand for the group.
+	 */
+	for (int depth = 0; depth < 64; depth++) {
+		pid_t parent = parent_of(pid);
+
+		if (parent <= 0)
+			return false;
+		if (getpgid(parent) != group)
+			return getsid(parent) == session;
+		pid = parent;
+	}
+	return false;
+}
+
+/* What a helper's run changed in umlrun's signal handling, to undo. */
+struct helper_signals {
+	struct sigaction old[N_ENDING_SIGNALS + 1]; /* the ending signals, then SIGTSTP */
+	sigset_t mask;				    /* the mask before */
+	sigset_t set;				    /* the ending signals and SIGTSTP */
+};
+
+/*
+ * Before the fork: the ending signals and SIGTSTP blocked and given to
+ * pass_to_helper and stop_with_helper (unless blocked already, as in a
+ * run that reads them from its signalfd, or ignored), so that none
+ * arriving while the helper starts finds a umlrun that would die of it
+ * with its scratch folders left.
+ */
+static void helper_signals_take(struct helper_signals *h)
 {
 	struct sigaction sa = { .sa_handler = pass_to_helper };
 	struct sigaction stop = { .sa_handler = stop_with_helper, .sa_flags = SA_RESTART };
 
-	/* The group may be set by either side first: a kill must not miss it. */
-	setpgid(pid, pid);
-	helper_pid = pid;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < N_ENDING_SIGNALS; i++) {
-		sigaction(ending_signals[i], NULL, &old[i]);
-		/* Blocked (a run reads them from its signalfd) or ignored: theirs stays. */
-		if (!helpers_own_group && old[i].sa_handler != SIG_IGN)
-			sigaction(ending_signals[i], &sa, NULL);
-	}
-	sigemptyset(&stop.sa_mask);
-	sigaction(SIGTSTP, NULL, &old[N_ENDING_SIGNALS]);
-	if (!helpers_own_group && old[N_ENDING_SIGNALS].sa_handler != SIG_IGN)
-		sigaction(SIGTSTP, &stop, NULL);
-}
-
-static void helper_reaped(const struct sigaction *old)
-{
-	int sig = helper_signal;
-
-	helper_pid = 0;
+	sigemptyset(&h->set);
 	for (size_t i = 0; i < N_ENDING_SIGNALS; i++)
-		sigaction(ending_signals[i], &old[i], NULL);
-	sigaction(SIGTSTP, &old[N_ENDING_SIGNALS], NULL);
-	if (!sig)
-		return;
-	for (size_t i = 0; i < sizeof(scratch) / sizeof(scratch[0]); i++)
-		if (scratch[i])
-			rm_rf(scratch[i]);
-	signal(sig, SIG_DFL);
-	raise(sig);
-	_exit(128 + sig);
+		sigaddset(&h->set, ending_signals[i]);
+	sigaddset(&h->set, SIGTSTP);
+	sigprocmask(SIG_BLOCK, &h->set, &h->mask);
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&stop.sa_mask);
+	for (size_t i = 0; i <= N_ENDING_SIGNALS; i++) {
+		int sig = i < N_ENDING_SIGNALS ? ending_signals[i] : SIGTSTP;
+
+		sigaction(sig, NULL, &h->old[i]);
+		if (!helpers_own_group && h->old[i].sa_handler != SIG_IGN &&
+		    (sig != SIGTSTP || job_control_stops()))
+			sigaction(sig, i < N_ENDING_SIGNALS ? &sa : &stop, NULL);
+	}
 }
 
-static int helper_wait(pid_t pid, const struct sigaction *old)
+/* After the fork, in umlrun: the helper's group known, what came meanwhile is passed on. */
+static void helper_started(const struct helper_signals *h, pid_t pid)
 {
-	int st;
+	/* The group may be set by either side first: a kill must not miss it. */
+	if (pid > 0)
+		setpgid(pid, pid);
+	helper_pid = pid;
+	sigprocmask(SIG_SETMASK, &h->mask, NULL);
+}
+
+/*
+ * The helper is gone (or never started): umlrun's own handling again.
+ * Blocked meanwhile, so that a signal comes either before (and ends
+ * umlrun here, its scratch folders removed) or after (and takes its
+ * default action then), never in between to be lost.
+ */
+static void helper_reaped(const struct helper_signals *h)
+{
+	int sig;
+
+	sigprocmask(SIG_BLOCK, &h->set, NULL);
+	helper_pid = 0;
+	for (size_t i = 0; i <= N_ENDING_SIGNALS; i++)
+		sigaction(i < N_ENDING_SIGNALS ? ending_signals[i] : SIGTSTP, &h->old[i], NULL);
+	sig = helper_signal;
+	helper_signal = 0;
+	if (sig) {
+		sigset_t one;
+
+		for (size_t i = 0; i < sizeof(scratch) / sizeof(scratch[0]); i++)
+			if (scratch[i])
+				rm_rf(scratch[i]);
+		signal(sig, SIG_DFL);
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		sigprocmask(SIG_UNBLOCK, &one, NULL);
+		raise(sig);
+		_exit(128 + sig);
+	}
+	sigprocmask(SIG_SETMASK, &h->mask, NULL);
+}
+
+static int helper_wait(pid_t pid, const struct helper_signals *h)
+{
+	int st, err = 0;
 
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR) {
-			int err = errno;
-
-			helper_reaped(old);
-			return -err;
+			err = errno;
+			break;
 		}
-	helper_reaped(old);
-	return st;
+	helper_reaped(h);
+	return err ? -err : st;
 }
 
 /*
@@ -988,11 +1068,17 @@ static void child_default_signals(pid_t ppid)
 
 int run_argv(char *const argv[], int log_fd)
 {
-	struct sigaction old[N_ENDING_SIGNALS + 1];
-	pid_t parent = getpid(), pid = fork();
+	struct helper_signals h;
+	pid_t parent = getpid(), pid;
 
-	if (pid < 0)
-		return -errno;
+	helper_signals_take(&h);
+	pid = fork();
+	if (pid < 0) {
+		int err = errno;
+
+		helper_reaped(&h);
+		return -err;
+	}
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDONLY);
 
@@ -1007,13 +1093,13 @@ int run_argv(char *const argv[], int log_fd)
 		fprintf(stderr, "%s: cannot run %s: %s\n", prog_name, argv[0], strerror(errno));
 		_exit(127);
 	}
-	helper_started(pid, old);
-	return helper_wait(pid, old);
+	helper_started(&h, pid);
+	return helper_wait(pid, &h);
 }
 
 int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 {
-	struct sigaction old[N_ENDING_SIGNALS + 1];
+	struct helper_signals h;
 	char buf[8192];
 	size_t have = 0;
 	int pfd[2];
@@ -1021,12 +1107,14 @@ int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 
 	if (pipe2(pfd, O_CLOEXEC) < 0)
 		return -errno;
+	helper_signals_take(&h);
 	pid = fork();
 	if (pid < 0) {
 		int err = errno;
 
 		close(pfd[0]);
 		close(pfd[1]);
+		helper_reaped(&h);
 		return -err;
 	}
 	if (pid == 0) {
@@ -1044,7 +1132,7 @@ int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 		_exit(127);
 	}
 	close(pfd[1]);
-	helper_started(pid, old);
+	helper_started(&h, pid);
 	for (;;) {
 		ssize_t n = read(pfd[0], buf + have, sizeof(buf) - 1 - have);
 		char *p, *nl;
@@ -1071,7 +1159,7 @@ int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 			w->tick(w->ctx);
 	}
 	close(pfd[0]);
-	return helper_wait(pid, old);
+	return helper_wait(pid, &h);
 }
 
 char *capture_argv(char *const argv[], int *status)

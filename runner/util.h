@@ -294,6 +294,11 @@ extern const int ending_signals[N_ENDING_SIGNALS];
  * before, an ending signal while a helper program runs is passed to it.
  */
 extern bool helpers_own_group;
+/*
+ * Whether a SIGTSTP would stop umlrun: its process group is not orphaned
+ * (a shell of its session is there to send SIGCONT).
+ */
+bool job_control_stops(void);
 /* What a ^Z read from the signalfd does (supervise_suspend), once a run reads its signals. */
 extern void (*suspend_hook)(void);
 /*

@@ -257,6 +257,7 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 			note("the cached root folder %s is incomplete (no init or busybox): "
 			     "assembling it again",
 			     *dir);
+		/* The list stays: a folder left half removed will not match it either. */
 		if (rm_rf(*dir) < 0 && is_dir(*dir))
 			return uerr_sys(e, EXIT_INFRA, "cannot remove %s", *dir);
 	}

@@ -73,8 +73,8 @@ int confine_landlock_abi(void)
  * in a container may lack CAP_SYS_ADMIN; another user needs a user
  * namespace, which a host may forbid (user.max_user_namespaces=0) or
  * leave without the right to mount (AppArmor's
- * restrict_unprivileged_userns). Asked in a throwaway child, mounting a
- * tmpfs as the jail does.
+ * restrict_unprivileged_userns), or PID namespaces (max_pid_namespaces).
+ * Asked in a throwaway child, mounting a tmpfs as the jail does.
  */
 bool confine_namespaces_work(bool as_root)
 {
@@ -84,7 +84,7 @@ bool confine_namespaces_work(bool as_root)
 	if (pid < 0)
 		return false;
 	if (pid == 0)
-		_exit(unshare(CLONE_NEWNS | (as_root ? 0 : CLONE_NEWUSER)) == 0 &&
+		_exit(unshare(CLONE_NEWNS | CLONE_NEWPID | (as_root ? 0 : CLONE_NEWUSER)) == 0 &&
 			      mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
 			      mount("umlrun", "/", "tmpfs", MS_NOSUID | MS_NODEV, "size=4k") == 0
 			  ? 0

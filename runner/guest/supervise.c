@@ -692,6 +692,8 @@ struct guest {
 	struct run_state st;
 	struct guest *next_live;  /* the guests running now (live_guests) */
 	struct itimerspec paused; /* the wall-clock limit's rest, while umlrun is stopped */
+	pid_t linux_pid;	  /* linux's host pid, once known (guest_linux) */
+	pid_t stopped;		  /* what ^Z stopped: linux's pid, or its group as -pgid */
 };
 
 /* The guests started and not yet finished: ^Z stops them with umlrun. */
@@ -914,9 +916,41 @@ static pid_t linux_pid(const struct guest *g)
 		return g->pid;
 	free(path);
 	path = xasprintf("/proc/%d/task/%d/children", g->pid, g->pid);
-	if (read_file(path, &children, NULL) < 0 || atol(children) <= 0)
-		return 0;
-	return (pid_t)atol(children);
+	if (read_file(path, &children, NULL) == 0)
+		return atol(children) > 0 ? (pid_t)atol(children) : 0;
+	/* A host kernel without CONFIG_PROC_CHILDREN: the process whose parent is the init. */
+	{
+		DIR *d = opendir("/proc");
+		struct dirent *de;
+		pid_t found = 0;
+
+		while (d && !found && (de = readdir(d))) {
+			_cleanup_free_ char *stat_path = NULL;
+			_cleanup_free_ char *stat = NULL;
+			const char *paren;
+			int ppid;
+
+			if (de->d_name[0] < '1' || de->d_name[0] > '9')
+				continue;
+			stat_path = xasprintf("/proc/%s/stat", de->d_name);
+			/* "PID (COMM) STATE PPID ...": COMM may hold anything but the last ')'. */
+			if (read_file(stat_path, &stat, NULL) == 0 &&
+			    (paren = strrchr(stat, ')')) &&
+			    sscanf(paren + 1, " %*c %d", &ppid) == 1 && ppid == g->pid)
+				found = (pid_t)atol(de->d_name);
+		}
+		if (d)
+			closedir(d);
+		return found;
+	}
+}
+
+/* linux's host pid, found once (it does not change), or 0 while it is not there. */
+static pid_t guest_linux(struct guest *g)
+{
+	if (!g->linux_pid && !g->reaped)
+		g->linux_pid = linux_pid(g);
+	return g->reaped ? 0 : g->linux_pid;
 }
 
 /* Whether ino is a file pid maps (UML's memory file: unlinked, and not the test's). */
@@ -937,9 +971,9 @@ static bool mapped(const char *maps, ino_t ino)
  * they were removed: a test that writes to an unlinked file fills the
  * disk out of the walk's sight (exec 3>/results/f; rm /results/f).
  */
-static unsigned long long unlinked_bytes(const struct guest *g, dev_t dev)
+static unsigned long long unlinked_bytes(struct guest *g, dev_t dev)
 {
-	pid_t pid = linux_pid(g);
+	pid_t pid = guest_linux(g);
 	_cleanup_free_ char *fds = NULL;
 	_cleanup_free_ char *maps_path = NULL;
 	_cleanup_free_ char *maps = NULL;
@@ -1278,21 +1312,33 @@ int supervise_read_signal(int sfd)
 /*
  * ^Z (SIGTSTP): umlrun stops, and its guests with it, their wall-clock
  * limits waiting: a run suspended and resumed (fg) ends as it would have.
- * Each guest's linux process stops; its own host processes (stubs, which
- * UML may trace: a SIGSTOP to them would reach UML as the guest
- * process's signal) wait for it. Back from SIGCONT, the limits run on
- * with what they had left.
+ * Back from SIGCONT, the limits run on with what they had left. In an
+ * orphaned process group (setsid, a service) nobody would send SIGCONT:
+ * the SIGTSTP is dropped, as the kernel drops it there.
  */
 void supervise_suspend(void)
 {
 	double t0 = monotonic_now(), stopped;
 
+	if (!job_control_stops())
+		return;
+
 	for (struct guest *g = live_guests; g; g = g->next_live) {
 		struct itimerspec off = { 0 };
-		pid_t pid = g->reaped ? 0 : linux_pid(g);
+		pid_t pid = guest_linux(g);
 
-		if (pid > 0)
-			kill(pid, SIGSTOP);
+		/*
+		 * Under the seccomp userspace nothing is traced: linux's whole
+		 * group stops, guest processes too. Under ptrace a SIGSTOP to a traced
+		 * stub would reach UML as the guest process's own signal: linux
+		 * alone, and its stubs wait for it.
+		 */
+		g->stopped = pid;
+		/* UML makes linux a session of its own (setsid): its group is its stubs'. */
+		if (pid > 0 && g->spec->stage && g->spec->stage->seccomp && getpgid(pid) > 0)
+			g->stopped = -getpgid(pid);
+		if (g->stopped)
+			kill(g->stopped, SIGSTOP);
 		memset(&g->paused, 0, sizeof(g->paused));
 		/* A limit already past stays so: its expiry is still to be read. */
 		if (timerfd_gettime(g->tfd, &g->paused) == 0 &&
@@ -1302,13 +1348,12 @@ void supervise_suspend(void)
 	raise(SIGSTOP);
 	stopped = monotonic_now() - t0;
 	for (struct guest *g = live_guests; g; g = g->next_live) {
-		pid_t pid = g->reaped ? 0 : linux_pid(g);
-
 		g->t0 += stopped;
 		g->next_walk += stopped;
 		if (g->paused.it_value.tv_sec || g->paused.it_value.tv_nsec)
 			timerfd_settime(g->tfd, 0, &g->paused, NULL);
-		if (pid > 0)
-			kill(pid, SIGCONT);
+		if (g->stopped)
+			kill(g->stopped, SIGCONT);
+		g->stopped = 0;
 	}
 }

@@ -80,14 +80,6 @@ enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, cha
 					"to skip it, give the plan a SKIP directive and a reason "
 					"(the harness: skip_all=REASON)"
 				      : "ERROR the plan and the results disagree");
-	} else if (!k->counts[KTAP_FAIL] || k->planned < 0) {
-		/*
-		 * No failing case says why, or the file ended before its plan (an
-		 * exit in a test's body: the tests after it never ran): the
-		 * status says so.
-		 */
-		*reason = xasprintf("ERROR the test file exited with status %d%s", o->job_exit,
-				    k->planned < 0 ? " before its plan line" : "");
 	} else if (k->dropped) {
 		/* The failures may all be past what was kept: say so, or none shows. */
 		int kept = 0;
@@ -99,6 +91,15 @@ enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, cha
 			    xasprintf("FAIL %d of the %zu results past the first %d failed "
 				      "(counted, not kept: see console.log)",
 				      k->counts[KTAP_FAIL] - kept, k->dropped, KTAP_MAX_CASES);
+	} else if (k->planned < 0) {
+		/* An exit in a test's body: the tests after it never ran. */
+		*reason = o->job_exit ? xasprintf("ERROR the test file exited with status %d "
+						  "before its plan line",
+						  o->job_exit)
+				      : xstrdup("ERROR no plan line: the test file ended early");
+	} else if (!k->counts[KTAP_FAIL]) {
+		/* No failing case says why: the status does. */
+		*reason = xasprintf("ERROR the test file exited with status %d", o->job_exit);
 	}
 	return V_FAIL;
 }

@@ -813,9 +813,12 @@ static void retry(struct sched *s, struct slot *sl, const char *reason)
 
 	aside = xasprintf("%s.try%d", sl->abs, sl->job.tries);
 	rm_rf(aside);
-	if (rename(sl->abs, aside) < 0)
+	if (rename(sl->abs, aside) < 0) {
 		emit(&sl->io, "# cannot keep the failed try's folder %s: %s\n", sl->abs,
 		     strerror(errno));
+		free(aside);
+		aside = xstrdup(sl->abs); /* its lines stay there, until the next try */
+	}
 	/* j.tries already counts the run that just failed. */
 	emit(&sl->io, "# %s failed%s%s%s; retrying (%d of %d); its lines are in %s/ktap.log\n",
 	     j.t->id, reason ? " (" : "", reason ? reason : "", reason ? ")" : "", j.tries,

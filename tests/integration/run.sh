@@ -1129,18 +1129,24 @@ wait $p
 rc=$?
 [ $rc -eq 0 ] && nothing_left
 check "nohup: the SIGHUP its parent set to be ignored stays ignored (the command runs to its end)"
-# ^Z: the guest stops with umlrun, and the wall-clock limit waits (it fired while stopped).
-"$umlrun" exec --time-travel=off --wall-timeout=4 -- sleep 2 >"$work/out" 2>"$work/err" &
-tstp_pid=$!
-sleep 1
-kill -TSTP $tstp_pid
-sleep 5
-tstp_state="$(ps -o stat= -p $tstp_pid) $(for l in $(pgrep -f "$TMPDIR/umlrun\..*/linux"); do ps -o stat= -p "$l"; done)"
-kill -CONT $tstp_pid
-wait $tstp_pid
-rc=$?
-[ $rc -eq 0 ] && case $tstp_state in T*" T"*) true ;; *) false ;; esac && nothing_left
-check "^Z (SIGTSTP) stops the guest with umlrun and pauses its wall-clock limit: fg, and it ends as it would have ($tstp_state)"
+# ^Z: the guest stops with umlrun, and the wall-clock limit waits (it fired
+# while stopped). Under bash's job control, as from a terminal: umlrun's
+# group is not orphaned, so a SIGTSTP stops it (elsewhere it is dropped).
+tstp_state=$(bash -c 'set -m
+	"$1" exec --time-travel=off --wall-timeout=4 -- sleep 2 >"$2/out" 2>"$2/err" &
+	p=$!
+	sleep 1
+	kill -TSTP $p
+	sleep 5
+	echo "$(ps -o stat= -p $p) $(for l in $(pgrep -f "$3/umlrun\..*/linux"); do ps -o stat= -p "$l"; done)"
+	kill -CONT $p
+	rc=147
+	# bash reports the stop first (128+SIGSTOP), then the end.
+	while [ $rc -eq 147 ]; do wait $p; rc=$?; done
+	echo "rc=$rc"' tstp "$umlrun" "$work" "$TMPDIR" 2>/dev/null)
+rc=$(echo "$tstp_state" | sed -n 's/^rc=//p')
+[ "$rc" = 0 ] && case $tstp_state in T*" T"*) true ;; *) false ;; esac && nothing_left
+check "^Z (SIGTSTP) stops the guest with umlrun and pauses its wall-clock limit: fg, and it ends as it would have ($(echo $tstp_state))"
 # umlrun shell on a terminal (script(1) gives it one): a guest that panics
 # leaves the terminal as it found it, echo and line editing on.
 (sleep 3; echo 'echo c >/proc/sysrq-trigger'; sleep 4) |

@@ -630,14 +630,14 @@ wl_group () {
 	'' | *[!0-9]* | 0*) wl__m=0 ;;
 	*) wl__m=$2 ;;
 	esac
-	# hwsim reads the mask as hex: 1-255 go in as their hex digits.
 	if [ "$wl__m" -lt 1 ] || [ "$wl__m" -gt 255 ]; then
 		say "wireless: wl_group NAME MASK: MASK is 1 to 255, not '$2'"
 		return 2
 	fi
 	wl__g=/sys/kernel/debug/ieee80211/$1/hwsim/group
 	[ -w "$wl__g" ] || { say "wireless: no $wl__g (debugfs?)"; return 1; }
-	printf '%x\n' "$wl__m" >"$wl__g"
+	# Read as decimal (kstrtoull, base 0), shown back in hex.
+	echo "$wl__m" >"$wl__g"
 }
 
 # wl_certs [DIR]: certificates for EAP, made now with openssl (EC P-256,

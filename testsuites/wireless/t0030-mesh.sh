@@ -104,9 +104,10 @@ test_expect_success 'a peer gone silent is dropped after mesh_max_inactivity (30
 test_expect_success 'three nodes in a line: the ends are no peers, their data goes through the middle one' '
 	wl_setup &&
 	wl_radios sta0 sta1 sta2 &&
-	wl_group sta0 1 &&
-	wl_group sta1 3 &&
-	wl_group sta2 2 &&
+	wl_group sta0 16 &&
+	wl_group sta1 24 &&
+	wl_group sta2 8 &&
+	test "$(cat /sys/kernel/debug/ieee80211/sta1/hwsim/group)" = 18 &&
 	ms_node sta0 key_mgmt=NONE &&
 	ms_node sta1 key_mgmt=NONE &&
 	ms_node sta2 key_mgmt=NONE &&
