@@ -176,6 +176,21 @@ static void inventory(const char *top, const char *rel, struct strbuf *sb)
 	free(names);
 }
 
+/* The folder, its init, /usr and busybox: read and run (folders: entered) by others. */
+static bool readable_by_all(const char *dir)
+{
+	static const char *const parts[] = { "", "/init", "/usr", "/usr/bin", "/usr/bin/busybox" };
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		_cleanup_free_ char *path = xasprintf("%s%s", dir, parts[i]);
+		struct stat st;
+
+		if (stat(path, &st) == 0 && (st.st_mode & 0005) != 0005)
+			return false;
+	}
+	return true;
+}
+
 /* The first line where two inventories differ (its path), or NULL when they match. */
 static char *inventory_difference(const char *want, const char *have)
 {
@@ -243,6 +258,10 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 		else
 			differs = inventory_difference(want, have.buf ? have.buf : "");
 		sb_release(&have);
+		/* Assembled under a umask of 077 by an older umlrun: the guest's user reads
+		 * nothing. */
+		if (!differs && !readable_by_all(*dir))
+			differs = xstrdup("not readable by the guest's user");
 		if (path_exists(its_init) && path_exists(its_sh) && !differs) {
 			/* Used now: `umlrun prune` spares what was used lately. */
 			utimensat(AT_FDCWD, *dir, NULL, 0);

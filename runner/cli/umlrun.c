@@ -2292,6 +2292,17 @@ int main(int argc, char **argv)
 
 	std_fds_fill();
 	stderr_queue_init();
+	/*
+	 * What umlrun makes (the cache, the stage) must be readable by the
+	 * guest's user (nobody, when umlrun is root): a umask of 077 made
+	 * every guest fail, and a root folder assembled under it stayed so.
+	 * The umask's write bits stay.
+	 */
+	{
+		mode_t mask = umask(0);
+
+		umask(mask & 022);
+	}
 	if (opts_parse(argc, argv, &o, &e) < 0)
 		uerr_die(&e);
 	if (o.help) {

@@ -358,7 +358,17 @@ int confine_mounts(const struct confine_plan *p, const char *stage, int index, u
 		_cleanup_free_ char *opts =
 		    xasprintf("mode=0700,uid=%u,gid=%u,size=%lluk", uid, gid, mem_folder_kib(mem));
 
-		if ((r = bind_mount(from, to, MS_NOSUID | MS_NODEV, p->user_ns)) < 0)
+		_cleanup_free_ char *results_from = xasprintf("%s/results", from);
+		_cleanup_free_ char *results_to = xasprintf("%s/results", to);
+
+		/*
+		 * Read-only but for /results (and the memory folder below): the
+		 * guest's user may own gN (not root), and what it wrote beside
+		 * them no limit would measure.
+		 */
+		if ((r = bind_mount(from, to, ro, p->user_ns)) < 0 ||
+		    (r = bind_mount(results_from, results_to, MS_NOSUID | MS_NODEV, p->user_ns)) <
+			0)
 			return r;
 		/*
 		 * UML's memory file (TMPDIR=uml) in memory, as UML prefers it,
@@ -526,6 +536,9 @@ int confine_gdb(const char *sysroot, const char *script)
 			  LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE, h);
 	if (!r && script)
 		r = allow(ruleset, script, LANDLOCK_ACCESS_FS_READ_FILE, h);
+	/* Not root, Landlock needs it; gdb gains no privileges anyway. */
+	if (!r && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		r = -errno;
 	if (!r && syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
 		r = -errno;
 	close(ruleset);

@@ -368,10 +368,12 @@ static pid_t clone_flags(unsigned long flags)
 }
 
 /*
- * The namespaces, with a network namespace when the host makes one: a
- * kernel without CONFIG_NET_NS (EINVAL) or with no namespaces to spare
- * (ENOSPC, user.max_net_namespaces) runs the guest in the host's
- * network, said once.
+ * The namespaces, with network, System V IPC and hostname namespaces of
+ * its own when the host makes them (code run in the linux process would
+ * otherwise reach the host's sockets and shared memory): a kernel without
+ * CONFIG_NET_NS or CONFIG_IPC_NS (EINVAL) or with no namespaces to spare
+ * (ENOSPC, user.max_net_namespaces) runs the guest in the host's, said
+ * once.
  */
 static pid_t clone_guest(unsigned long flags)
 {
@@ -379,11 +381,11 @@ static pid_t clone_guest(unsigned long flags)
 	pid_t pid;
 
 	if (!no_netns) {
-		pid = clone_flags(flags | CLONE_NEWNET);
+		pid = clone_flags(flags | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS);
 		if (pid >= 0 || (errno != EINVAL && errno != ENOSPC))
 			return pid;
 		no_netns = true;
-		warn_sys("no network namespace for the guests (they share the host's network)");
+		warn_sys("no network and IPC namespaces for the guests (they share the host's)");
 	}
 	return clone_flags(flags);
 }

@@ -488,9 +488,13 @@ static void ktap_record(struct strbuf *sb, const struct record *r, size_t i, siz
 		sb_printf(sb, "# %s (run %d)\n", t->test->id, t->attempt);
 	else
 		sb_printf(sb, "# %s\n", t->test->id);
+	/* A nested block as KTAP has it: its version line, its name, its plan. */
+	sb_printf(sb, "    KTAP version 1\n    # Subtest: %s\n", t->test->id);
 	if (t->ktap.skip_all)
 		sb_printf(sb, "    1..0 # SKIP %s\n",
 			  t->ktap.skip_reason ? t->ktap.skip_reason : "");
+	else if (t->ktap.planned >= 0)
+		sb_printf(sb, "    1..%d\n", t->ktap.planned);
 	for (size_t j = 0; j < t->ktap.ncases; j++)
 		ktap_case_line(sb, &t->ktap.cases[j]);
 	record_result_line(sb, t, i + 1);

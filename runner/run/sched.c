@@ -66,6 +66,7 @@ struct test_io {
 	size_t console_len;	    /* bytes written to console.log */
 	size_t log_len;		    /* bytes of lines written to ktap.log */
 	size_t shown_len;	    /* bytes of lines shown on stdout and in ktap.txt */
+	const char *id;		    /* the test's id, the block's name */
 	int order;		    /* where the test's KTAP block is (ORDER_*) */
 	struct strbuf held;	    /* the block from its version line, until the test ends */
 	size_t held_version;	    /* the version line's bytes at held's start */
@@ -294,6 +295,10 @@ static void block_end(struct test_io *io, bool shown)
 	io->order = ORDER_DONE;
 	if (held && shown) {
 		emit_detail(io, "%.*s", (int)io->held_version, io->held.buf);
+		/* Its name, as KUnit gives it: a parser finds the block's end by it without a plan.
+		 */
+		if (io->id)
+			emit_detail(io, "    # Subtest: %s\n", io->id);
 		if (io->plan)
 			emit_detail(io, "%s", io->plan);
 		emit_detail(io, "%s", io->held.buf + io->held_version);
@@ -624,6 +629,7 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	sl->io.so = so;
 	sl->io.ktap = &sl->ktap;
 	sl->io.live = so->jobs == 1;
+	sl->io.id = t->id;
 	if (so->jobs > 1 && so->console_copy >= 0)
 		sl->io.copy_tag = xasprintf("[%s] ", sl->dir);
 	path = xasprintf("%s/cmdline.txt", sl->abs);
