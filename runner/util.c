@@ -1587,6 +1587,28 @@ bool unicode_control(const unsigned char *p, size_t n)
  * merge writes from it (ktap.txt, junit.xml, messages) then holds nothing
  * a terminal or an XML reader would act on.
  */
+char *host_cpu_describe(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	_cleanup_free_ char *line = NULL, *model = NULL;
+	size_t cap = 0;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	while (f && !model && getline(&line, &cap, f) > 0) {
+		char *v = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !v)
+			continue;
+		v += strspn(v + 1, " \t") + 1;
+		v[strcspn(v, "\n")] = '\0';
+		if (*v)
+			model = str_shown(v);
+	}
+	if (f)
+		fclose(f);
+	return xasprintf("%s, %ld CPU%s", model ? model : "unknown CPU", n, n == 1 ? "" : "s");
+}
+
 char *str_shown(const char *s)
 {
 	struct strbuf sb = { 0 };

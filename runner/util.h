@@ -178,6 +178,12 @@ char *str_printable(const char *s);
  * bytes that are not UTF-8 as \xHH; the rest, backslashes included, as is.
  */
 char *str_shown(const char *s);
+/*
+ * The host's CPU as a person compares machines by: the model /proc/cpuinfo
+ * names ("model name", else "unknown CPU") and how many are online,
+ * "AMD EPYC, 2 CPUs". Allocated.
+ */
+char *host_cpu_describe(void);
 /* A size such as 256M (one mem_size_valid accepts: K, M or G, or none) in bytes. */
 unsigned long long size_bytes(const char *size);
 

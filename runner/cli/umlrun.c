@@ -70,6 +70,7 @@ struct session {
 	char *harness;		      /* HARNESS_OPTIONS for the guest, or NULL */
 	uint64_t random_seed;	      /* the guest's (--random-seed) */
 	char *confinement;	      /* what confines the guests (confine_describe) */
+	char *host_cpu;		      /* host_cpu_describe(), for the reports */
 	char *cpu_cost;		      /* --cpu-cost for results.json, or NULL */
 	char selection[17];	      /* --shard: what was split (test ids hashed), or "" */
 	char *plain_suites;	      /* --plain: the generated suites folder */
@@ -488,6 +489,7 @@ static void prepare_stage(struct session *s)
 	}
 	s->stage.hostfs_absolute = s->kernel.version_code >= 6 * 65536 + 10 * 256;
 	s->confinement = confine_describe(&s->stage.confine);
+	s->host_cpu = host_cpu_describe();
 	if (!strcmp(s->confinement, "none") && !s->gdb)
 		warn("the guest is not confined: this host offers neither Landlock nor (as root) "
 		     "mount namespaces, so a test could reach the host's files as uid %u",
@@ -522,6 +524,7 @@ static void session_end(struct session *s)
 	}
 	free(s->mounts);
 	free(s->confinement);
+	free(s->host_cpu);
 	free(s->cpu_cost);
 	if (live_plain == s->plain_suites)
 		live_plain = NULL;
@@ -898,6 +901,7 @@ static void write_reports(struct session *s, struct run *run, const char *exampl
 		.confinement = s->confinement,
 		.kernel_release = s->kernel.release,
 		.userspace = s->stage.seccomp ? "seccomp" : "ptrace",
+		.host_cpu = s->host_cpu,
 		.cpu_cost = s->cpu_cost,
 		.selection = s->selection[0] ? s->selection : NULL,
 		.wall_seconds = run->wall_seconds,

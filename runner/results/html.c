@@ -260,6 +260,8 @@ static void html_header(struct strbuf *sb, const char *name, const struct run_in
 		sb_adds(sb, "</span>");
 	}
 	sb_adds(sb, "</dd>\n");
+	if (ri->host_cpu)
+		meta(sb, "host", ri->host_cpu);
 	if (ri->shard)
 		meta(sb, "shard", ri->shard);
 	if (ri->seed)

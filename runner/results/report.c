@@ -239,6 +239,10 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		sb_adds(&sb, ",\n  \"userspace\": ");
 		json_str(&sb, ri->userspace);
 	}
+	if (ri->host_cpu) {
+		sb_adds(&sb, ",\n  \"host_cpu\": ");
+		json_str(&sb, ri->host_cpu);
+	}
 	if (ri->selection) {
 		sb_adds(&sb, ",\n  \"selection\": ");
 		json_str(&sb, ri->selection);

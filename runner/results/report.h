@@ -66,6 +66,7 @@ struct run_info {
 	const char *confinement;    /* confine_describe(): "landlock-v7+mount-ns", "none" */
 	const char *kernel_release; /* "6.12.118" */
 	const char *userspace;	    /* how UML runs guest processes: "ptrace" or "seccomp" */
+	const char *host_cpu;	    /* host_cpu_describe(): "AMD EPYC, 2 CPUs" */
 	const char *cpu_cost;	    /* --cpu-cost as given ("2000,jitter=50"), or NULL */
 	const char
 	    *selection; /* --shard: "N:HASH" of the test files split, SELECTION_RERUN, or NULL */

@@ -448,6 +448,7 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	    get_str(c, root, "confinement", false, &lr->confinement) < 0 ||
 	    get_str(c, root, "kernel_release", false, &lr->kernel_release) < 0 ||
 	    get_str(c, root, "userspace", false, &lr->userspace) < 0 ||
+	    get_str(c, root, "host_cpu", false, &lr->host_cpu) < 0 ||
 	    get_line(c, root, "cpu_cost", false, &lr->cpu_cost) < 0 ||
 	    get_line(c, root, "selection", false, &lr->selection) < 0 ||
 	    get_int(c, root, "start", false, &start) < 0 ||
@@ -470,6 +471,7 @@ static int parse_info(struct ctx *c, json_object *root, struct loaded_run *lr)
 	ri->confinement = lr->confinement;
 	ri->kernel_release = lr->kernel_release;
 	ri->userspace = lr->userspace;
+	ri->host_cpu = lr->host_cpu;
 	ri->cpu_cost = lr->cpu_cost;
 	ri->selection = lr->selection;
 	if (get_str_array(c, root, "overlays", &lr->overlays, &ri->noverlays) < 0 ||
@@ -635,6 +637,7 @@ void results_free(struct loaded_run *lr)
 	free(lr->confinement);
 	free(lr->kernel_release);
 	free(lr->userspace);
+	free(lr->host_cpu);
 	free(lr->cpu_cost);
 	free(lr->selection);
 	strv_free(lr->overlays);

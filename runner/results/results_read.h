@@ -56,7 +56,7 @@ struct loaded_run {
 	char *dir; /* the run folder, as given */
 	/* Owned copies behind info's const char pointers. */
 	char *mode, *kernel, *kernel_key, *cmdline, *shard;
-	char *confinement, *kernel_release, *userspace, *cpu_cost, *selection;
+	char *confinement, *kernel_release, *userspace, *host_cpu, *cpu_cost, *selection;
 	char **overlays;
 	char **not_run;
 };

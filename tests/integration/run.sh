@@ -991,6 +991,12 @@ check "merge refuses shards run with another --random-seed (the merged run names
 merge_crafted sel 's/"selection": "\([0-9]*\):/"selection": "9\1:/'
 [ $rc -eq 2 ] && grep -q "split the test files 9[0-9]*:[0-9a-f]* (count:hash) but .* split [0-9]*:[0-9a-f]*: not shards of one run" "$work/err"
 check "merge refuses shards that split other test files (tests would fall between them)"
+# A shard run on another host: merged, the run's host says the shards differ.
+grep -q '"host_cpu": "[^"]*, [0-9]* CPUs\{0,1\}",' "$work/shard$k/results.json" &&
+	merge_crafted otherhost 's/"host_cpu": "[^"]*"/"host_cpu": "Other CPU, 64 CPUs"/' &&
+	grep -q '"host_cpu": "mixed (see each shard' "$work/merged-otherhost/results.json" &&
+	grep -q '<dt>host</dt><dd>mixed' "$work/merged-otherhost/report.html"
+check "results.json names the host's CPU, and merge of shards from two hosts says they are mixed"
 cp -R "$work/shard$k" "$work/nodirs"
 rm -rf "$work/nodirs/itest"
 # shellcheck disable=SC2086

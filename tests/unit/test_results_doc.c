@@ -113,6 +113,7 @@ static int write_full(const char *path, struct uerr *e)
 		.confinement = "landlock-v7+mount-ns",
 		.kernel_release = "6.1.192",
 		.userspace = "ptrace",
+		.host_cpu = "AMD EPYC, 2 CPUs",
 		.cpu_cost = "2000,jitter=50",
 		.selection = "2:0123abcd",
 		.wall_seconds = 1.5,

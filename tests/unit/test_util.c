@@ -122,9 +122,22 @@ static void test_helper_status(void)
 	rm_rf(base);
 }
 
+/* The host as /proc/cpuinfo and sysconf name it: "MODEL, N CPUs". */
+static void test_host_cpu(void)
+{
+	_cleanup_free_ char *d = host_cpu_describe();
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	_cleanup_free_ char *tail = xasprintf(", %ld CPU%s", n, n == 1 ? "" : "s");
+	size_t len = strlen(d), tlen = strlen(tail);
+
+	ok(len > tlen && !strcmp(d + len - tlen, tail) && d[0] != ' ',
+	   "host_cpu_describe gives the model and the CPUs online: %s", d);
+}
+
 int main(void)
 {
-	plan(3 + 4 * 3);
+	plan(4 + 4 * 3);
+	test_host_cpu();
 	/* Orphans of a killed helper come here, to be reaped and counted gone. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	test_helper_status();
