@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <openssl/evp.h>
 #include <poll.h>
+#include <sched.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
@@ -1275,12 +1276,21 @@ char *cache_path(void)
 	const char *home = getenv("HOME");
 	struct passwd *pw;
 
+	static bool warned;
+
 	if (xdg && xdg[0] == '/')
 		return xasprintf("%s/umlrun", xdg);
 	if (!home || home[0] != '/')
 		home = (pw = getpwuid(geteuid())) && pw->pw_dir ? pw->pw_dir : NULL;
 	if (!home || home[0] != '/')
 		return NULL;
+	/* A CI's cache paths are relative (GitLab): say where the cache went. */
+	if (xdg && *xdg && !warned) {
+		warned = true;
+		warn("XDG_CACHE_HOME=%s is not an absolute path, so it is ignored (the XDG rule): "
+		     "the cache is %s/.cache/umlrun; give it as $PWD/%s",
+		     xdg, home, xdg);
+	}
 	return xasprintf("%s/.cache/umlrun", home);
 }
 
@@ -1587,6 +1597,17 @@ bool unicode_control(const unsigned char *p, size_t n)
  * merge writes from it (ktap.txt, junit.xml, messages) then holds nothing
  * a terminal or an XML reader would act on.
  */
+int cpus_usable(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
 char *host_cpu_describe(void)
 {
 	FILE *f = fopen("/proc/cpuinfo", "re");

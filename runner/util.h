@@ -184,6 +184,11 @@ char *str_shown(const char *s);
  * "AMD EPYC, 2 CPUs". Allocated.
  */
 char *host_cpu_describe(void);
+/*
+ * The CPUs this process may run on (its affinity: taskset, a cgroup's
+ * cpuset), at least 1: the default -j, one guest per CPU.
+ */
+int cpus_usable(void);
 /* A size such as 256M (one mem_size_valid accepts: K, M or G, or none) in bytes. */
 unsigned long long size_bytes(const char *size);
 

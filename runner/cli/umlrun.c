@@ -191,7 +191,7 @@ static struct kernel_opts kernel_opts_of(struct session *s, const char *config_d
 		.profile = s->profile_fragment,
 		.keep_gcno = profile && profile->gcov,
 		.config_dir = config_dir,
-		.jobs = o->make_jobs ? o->make_jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
+		.jobs = o->make_jobs ? o->make_jobs : cpus_usable(),
 		.progress = isatty(2),
 		.say = say_progress,
 	};
@@ -639,9 +639,8 @@ static void shuffle_tests(struct test_list *l, uint64_t seed)
 static bool failed_last_time(const struct loaded_run *last, const char *id)
 {
 	for (size_t i = 0; i < last->n; i++)
-		if (!strcmp(last->rec[i].test->id, id) && last->rec[i].verdict != V_PASS &&
-		    last->rec[i].verdict != V_SKIP)
-			return true;
+		if (!strcmp(last->rec[i].test->id, id) && !verdict_passed(last->rec[i].verdict))
+			return true; /* flaky passed on a retry: not rerun */
 	for (size_t i = 0; i < last->info.nnot_run; i++)
 		if (!strcmp(last->info.not_run[i], id))
 			return true;
@@ -1005,7 +1004,7 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 		.timeout = o->timeout,
 		/* Under gdb a person decides when the guest goes on. */
 		.wall_timeout = o->gdb ? GDB_WALL_TIMEOUT : o->wall_timeout,
-		.jobs = o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
+		.jobs = o->jobs ? o->jobs : cpus_usable(),
 		.repeat = repeat,
 		.seeds = o->seeds,
 		.seed0 = o->seeds_from,
@@ -1445,7 +1444,7 @@ static char *prepare_kselftest(struct session *s, const char *tree, const char *
 		.tree = tree,
 		.identity = identity,
 		.target = target,
-		.jobs = s->o->make_jobs ? s->o->make_jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
+		.jobs = s->o->make_jobs ? s->o->make_jobs : cpus_usable(),
 		.progress = isatty(2),
 		.say = say_progress,
 	};
@@ -1665,18 +1664,29 @@ static int kunit_boot(struct session *s, const char *glob)
 		uerr_print(&e);
 		run.exit_code = EXIT_INFRA;
 	}
-	ktap = kunit_run_ktap(&k, run.res.rec, run.res.nrec, o->quiet);
-	fputs(ktap, stdout);
+	/* -q shortens stdout; ktap.txt keeps every suite's lines, as run's does. */
+	ktap = kunit_run_ktap(&k, run.res.rec, run.res.nrec, false);
+	if (o->quiet) {
+		_cleanup_free_ char *brief = kunit_run_ktap(&k, run.res.rec, run.res.nrec, true);
+
+		fputs(brief, stdout);
+	} else {
+		fputs(ktap, stdout);
+	}
 	ktap_path = xasprintf("%s/ktap.txt", run.dir);
 	if (write_file_atomic(ktap_path, ktap, strlen(ktap)) < 0) {
 		warn_sys("cannot write %s", ktap_path);
 		run.exit_code = EXIT_INFRA;
 	}
-	write_reports(s, &run, example);
 	pass = passed_count(run.res.rec, run.res.nrec, also, sizeof(also));
 	printf("# %zu/%zu KUnit suites passed%s in %.1f s wall (%.1f s simulated); results in %s\n",
 	       pass, run.res.nrec, also, run.wall_seconds, k.last_sim > 0 ? k.last_sim : 0.0,
 	       run.dir);
+	/* A reader gone (| head): 128+SIGPIPE, as run says, and so do the reports. */
+	errno = 0;
+	if (fflush(stdout) != 0 && errno == EPIPE && !run.res.host_signal)
+		run.exit_code = EXIT_SIGNAL_BASE + SIGPIPE;
+	write_reports(s, &run, example);
 	kunit_records_free(&tests, run.res.rec, run.res.nrec);
 	kunit_log_free(&k);
 	free(run.dir);
@@ -1875,8 +1885,7 @@ static int cmd_compare(const struct opts *o)
 	run_tests(&s, &tests, &off);
 	if (!off.res.host_signal)
 		run_tests(&s, &tests, &tt);
-	print_compare(&tests, &off, &tt, o->jobs ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN),
-		      o->json);
+	print_compare(&tests, &off, &tt, o->jobs ? o->jobs : cpus_usable(), o->json);
 	code = off.res.host_signal ? off.exit_code : tt.exit_code;
 	finish_stdout(&code);
 	sched_result_free(&off.res);
@@ -2283,6 +2292,9 @@ static int stdout_written(int code)
 {
 	errno = 0;
 	if (code == EXIT_PASS && (fflush(stdout) != 0 || ferror(stdout))) {
+		/* Its reader gone (| head): what the shell says of a writer SIGPIPE ends. */
+		if (errno == EPIPE)
+			return EXIT_SIGNAL_BASE + SIGPIPE;
 		note("cannot write to stdout: %s", strerror(errno ? errno : EIO));
 		return EXIT_INFRA;
 	}

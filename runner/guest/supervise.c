@@ -471,21 +471,59 @@ static void pin_to_one_cpu(int index)
 }
 
 /*
- * Keeps host randomness out of the guest: the UML kernel asks the host for
- * random numbers (getrandom(2), its arch_get_random_longs) whenever it
- * reseeds; refused, it falls back to its clock, which under time travel
- * is simulated and the same in every run. Guest processes are not
- * affected: their system calls never reach the host.
+ * The host system calls linux may not make. Code of the guest's kernel
+ * runs in this process (a module a test loads: the guest is root inside;
+ * under the seccomp userspace a guest process can write the UML kernel's
+ * memory), so what Landlock and the namespaces do not cover is refused
+ * here:
+ * - getrandom(2), ENOSYS: the UML kernel asks the host for random numbers
+ *   whenever it reseeds; refused, it falls back to its clock, which under
+ *   time travel is simulated and the same in every run;
+ * - the keyrings (keyctl, add_key, request_key), EPERM: a process keeps
+ *   its session keyring across exec and namespaces, and a test read and
+ *   planted keys in the session keyring of the user running umlrun;
+ * - connect(2), EACCES, and sendto(2) to an address: Landlock does not
+ *   cover reaching a Unix socket by its path, and a --mount folder may
+ *   hold one (an agent's, an editor's); UML connects nowhere here (its
+ *   parameters that would are refused, docs/guest.md);
+ * - AF_VSOCK sockets, EAFNOSUPPORT: no network namespace covers them, and
+ *   under a hypervisor they reach it;
+ * - any other ABI (x32, i386 through int 0x80), ENOSYS: the same calls
+ *   by other numbers.
+ * Guest processes are not affected: their system calls never reach the
+ * host (ptrace stops them first; UML's own filter, stacked on this one,
+ * traps them under the seccomp userspace).
  */
-static int deny_host_getrandom(void)
+int deny_host_calls(void)
 {
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1), /* x32 */
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_keyctl, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_add_key, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_request_key, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_connect, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_sendto, 0, 6),
+		/* sendto(fd, buf, len, flags, addr, addrlen): refused with an address */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[4])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[4]) + 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_VSOCK, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
@@ -660,11 +698,10 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 		setup_failed("cannot set no_new_privs", errno);
 	if ((r = confine_landlock(cp, g->stage->dir, g->index)) < 0)
 		setup_failed("cannot confine the guest with Landlock", -r);
-	if (deny_host_getrandom() < 0)
-		dprintf(2,
-			"%s: warning: cannot keep host randomness out of the guest (seccomp: %s); "
-			"its random numbers will differ from run to run\n",
-			prog_name, strerror(errno));
+	if (deny_host_calls() < 0)
+		setup_failed("cannot install the seccomp filter that keeps the guest's kernel from "
+			     "host keyrings, sockets and randomness",
+			     errno);
 	watched_set(&set);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	if (g->gdb) {

@@ -75,6 +75,13 @@ const char *guest_end_name(enum guest_end e);
  */
 const char *guest_crash_mark(const char *text, size_t len);
 void supervise_block_signals(void);
+/*
+ * Installs the seccomp filter linux runs under: the host system calls the
+ * guest's kernel may not make (keyrings, connect, sendto to an address,
+ * AF_VSOCK, getrandom, other ABIs). Needs no_new_privs or CAP_SYS_ADMIN;
+ * 0 or -1 with errno.
+ */
+int deny_host_calls(void);
 /* One of those, other than SIGCHLD, that has come and waits (sigpending), or 0. */
 int supervise_pending_signal(void);
 /*

@@ -736,9 +736,13 @@ static enum walk_step defuse(int dfd, const char *name, const struct stat *st, i
 	    (st->st_uid != 0 || st->st_gid != getegid()))
 		(void)!fchownat(dfd, name, 0, getegid(), AT_SYMLINK_NOFOLLOW);
 	if (S_ISREG(st->st_mode)) {
-		/* A file whose bits cannot be cleared does not stay. */
-		if ((st->st_mode & (S_ISUID | S_ISGID | S_ISVTX | S_IWGRP | S_IWOTH)) &&
-		    fchmodat(dfd, name, st->st_mode & 0755, 0) < 0)
+		/*
+		 * A file whose bits cannot be cleared does not stay. Owner rw:
+		 * a mode-000 file broke merge, cp -R and tar of the run folder.
+		 */
+		if (((st->st_mode & (S_ISUID | S_ISGID | S_ISVTX | S_IWGRP | S_IWOTH)) ||
+		     (st->st_mode & 0600) != 0600) &&
+		    fchmodat(dfd, name, (st->st_mode & 0755) | 0600, 0) < 0)
 			*removed += unlinkat(dfd, name, 0) == 0;
 		return WALK_NEXT;
 	}
@@ -871,7 +875,22 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	}
 	lost = close_logs(&sl->io);
 	lost_art = collect_artifacts(so, sl);
-	if (!lost_art) {
+	if (lost_art) {
+		/*
+		 * A copy cut short (a full disk) is dropped: it holds what was
+		 * never defused, and its room is what the reports need.
+		 */
+		_cleanup_free_ char *art = xasprintf("%s/artifacts", sl->abs);
+
+		if (path_exists(art)) {
+			char *more = xasprintf("%s; what was copied is removed", lost_art);
+
+			sanitize_artifacts(art);
+			(void)rm_rf(art);
+			free(lost_art);
+			lost_art = more;
+		}
+	} else {
 		_cleanup_free_ char *art = xasprintf("%s/artifacts", sl->abs);
 		size_t n = sanitize_artifacts(art);
 

@@ -13,6 +13,8 @@
  * write. Whether the kernel can take it is start_to_kernel's question.
  */
 #define START_MAX_SECS 253402300799LL
+/* The kernel's TIME_SETTOD_SEC_MAX less a second: the last start it takes. */
+#define START_KERNEL_MAX_SECS 8277292035LL
 
 /* Reads exactly n digits; returns -1 if they are not there. */
 static int digits(const char **p, int n)
@@ -147,13 +149,21 @@ int start_to_kernel(int64_t secs, enum start_unit u, uint64_t *out, struct uerr 
 {
 	if (secs < 0)
 		return uerr_set(e, EXIT_USAGE, "--start: times before 1970 are not supported");
+	/*
+	 * The kernel sets no clock past TIME_SETTOD_SEC_MAX (its 64-bit
+	 * nanoseconds less 30 years of uptime): the guest would start at 1970,
+	 * saying so only on its console.
+	 */
+	if (secs > START_KERNEL_MAX_SECS && u != START_UNIT_UNKNOWN)
+		return uerr_set(e, EXIT_USAGE,
+				"--start: the guest's kernel sets no clock past "
+				"2232-04-18T23:47:15Z (%lld); give an earlier time",
+				(long long)START_KERNEL_MAX_SECS);
 	switch (u) {
 	case START_UNIT_SECONDS:
 		*out = (uint64_t)secs;
 		return 0;
 	case START_UNIT_NANOSECONDS:
-		if ((uint64_t)secs > UINT64_MAX / 1000000000ULL)
-			return uerr_set(e, EXIT_USAGE, "--start: too far in the future");
 		*out = (uint64_t)secs * 1000000000ULL;
 		return 0;
 	default:

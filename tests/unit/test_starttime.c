@@ -145,16 +145,17 @@ static void test_to_kernel(void)
 	is_int(e.code, EXIT_INFRA, "unknown unit: exit 3 (the kernel is wrong)");
 	has_str(e.msg, "time-travel-start", "unknown unit: names the parameter");
 
-	/* UINT64_MAX ns is 18446744073.7 s: the last whole second fits. */
-	is_int(start_to_kernel(18446744073LL, START_UNIT_NANOSECONDS, &out, &e), 0,
-	       "ns: the last second that fits");
-	ok(out == 18446744073000000000ULL, "ns: the last second's value");
+	/* The kernel's clock ends at TIME_SETTOD_SEC_MAX: 2232-04-18T23:47:15Z is the last. */
+	is_int(start_to_kernel(8277292035LL, START_UNIT_NANOSECONDS, &out, &e), 0,
+	       "ns: the last second the kernel sets");
+	ok(out == 8277292035000000000ULL, "ns: the last second's value");
 	e.code = 0;
-	is_int(start_to_kernel(18446744074LL, START_UNIT_NANOSECONDS, &out, &e), -1,
-	       "ns: one second more overflows");
-	is_int(e.code, EXIT_USAGE, "ns overflow: exit 2");
-	is_int(start_to_kernel(99999999999LL, START_UNIT_SECONDS, &out, &e), 0,
-	       "s: a large value needs no overflow check");
+	is_int(start_to_kernel(8277292036LL, START_UNIT_NANOSECONDS, &out, &e), -1,
+	       "ns: one second more is refused (the guest would start at 1970)");
+	is_int(e.code, EXIT_USAGE, "past the kernel's clock: exit 2");
+	has_str(e.msg, "2232-04-18T23:47:15Z", "past the kernel's clock: names the last time");
+	is_int(start_to_kernel(99999999999LL, START_UNIT_SECONDS, &out, &e), -1,
+	       "s: the same bound in seconds");
 	is_int(start_to_kernel(-1, START_UNIT_SECONDS, &out, &e), -1, "negative: fails");
 	is_int(e.code, EXIT_USAGE, "negative: exit 2");
 	{
@@ -168,7 +169,7 @@ static void test_to_kernel(void)
 
 int main(void)
 {
-	plan(70);
+	plan(71);
 	test_good();
 	test_bad();
 	test_unit_from_help();

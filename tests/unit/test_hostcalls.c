@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_hostcalls.c - the seccomp filter linux runs under (deny_host_calls):
+ * what code of the guest's kernel (a module a test loads) may not do on
+ * the host, and what UML itself needs still works.
+ */
+#define _GNU_SOURCE
+#include "supervise.h"
+#include "util.h"
+
+#include <errno.h>
+#include <linux/keyctl.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+#ifndef AF_VSOCK
+#define AF_VSOCK 40
+#endif
+
+struct call {
+	const char *what;
+	int want; /* the errno the filter gives, 0: allowed */
+};
+
+static const struct call calls[] = {
+	{ "keyctl(KEYCTL_GET_KEYRING_ID, session)", EPERM },
+	{ "add_key(user, in the session keyring)", EPERM },
+	{ "request_key(user)", EPERM },
+	{ "connect(AF_UNIX, a path)", EACCES },
+	{ "sendto(AF_UNIX datagram, a path)", EACCES },
+	{ "socket(AF_VSOCK)", EAFNOSUPPORT },
+	{ "getrandom", ENOSYS },
+	{ "socketpair(AF_UNIX) and send on it", 0 },
+	{ "socket(AF_UNIX)", 0 },
+};
+
+/* Runs call i in the filtered child: 0, or the errno it failed with. */
+static int make_call(int i)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX, .sun_path = "/nonexistent/sock" };
+	int sv[2], fd;
+	char b[4];
+	long r = -1;
+
+	errno = 0;
+	switch (i) {
+	case 0:
+		r = syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0);
+		break;
+	case 1:
+		r = syscall(SYS_add_key, "user", "umlrun-test", "x", 1, KEY_SPEC_SESSION_KEYRING);
+		break;
+	case 2:
+		r = syscall(SYS_request_key, "user", "umlrun-test", NULL, 0);
+		break;
+	case 3:
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		r = connect(fd, (struct sockaddr *)&sun, sizeof(sun));
+		break;
+	case 4:
+		fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+		r = sendto(fd, "x", 1, 0, (struct sockaddr *)&sun, sizeof(sun));
+		break;
+	case 5:
+		r = socket(AF_VSOCK, SOCK_STREAM, 0);
+		break;
+	case 6:
+		r = getrandom(b, sizeof(b), 0);
+		break;
+	case 7:
+		r = socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+		if (r == 0)
+			r = send(sv[0], "x", 1, 0) == 1 && recv(sv[1], b, 1, 0) == 1 ? 0 : -1;
+		break;
+	case 8:
+		r = socket(AF_UNIX, SOCK_DGRAM, 0);
+		break;
+	}
+	return r < 0 ? (errno ? errno : EIO) : 0;
+}
+
+int main(void)
+{
+	size_t n = sizeof(calls) / sizeof(calls[0]);
+
+	plan((int)n + 1);
+	for (size_t i = 0; i < n; i++) {
+		int p[2], got = -1, st = 0;
+		pid_t pid;
+
+		if (pipe(p) < 0)
+			return 1;
+		pid = fork();
+		if (pid == 0) {
+			int e = -1;
+
+			close(p[0]);
+			if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && deny_host_calls() == 0)
+				e = make_call((int)i);
+			(void)!write(p[1], &e, sizeof(e));
+			_exit(0);
+		}
+		close(p[1]);
+		if (read(p[0], &got, sizeof(got)) != sizeof(got))
+			got = -1;
+		close(p[0]);
+		waitpid(pid, &st, 0);
+		/* Where the host lacks the call (no keyrings), ENOSYS stands for EPERM. */
+		if (calls[i].want == EPERM && got == ENOSYS)
+			got = EPERM;
+		if (calls[i].want)
+			ok(got == calls[i].want, "%s: refused (%s), got %s", calls[i].what,
+			   strerror(calls[i].want), got < 0 ? "no answer" : strerror(got));
+		else
+			ok(got == 0, "%s: allowed, got %s", calls[i].what,
+			   got < 0 ? "no answer"
+			   : got   ? strerror(got)
+				   : "success");
+	}
+	/* And unfiltered, the same connect fails another way: the filter decided. */
+	{
+		struct sockaddr_un sun = { .sun_family = AF_UNIX, .sun_path = "/nonexistent/sock" };
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+		ok(connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 && errno == ENOENT,
+		   "without the filter connect to a missing path gives ENOENT");
+		close(fd);
+	}
+	return done_testing();
+}
