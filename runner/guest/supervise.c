@@ -632,11 +632,17 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 	 * Each guest process is a host process of the guest's user: a fork
 	 * bomb in a guest with a large --mem would take the host's PIDs. The
 	 * limit counts that user's processes, every guest of the run
-	 * together; a wireless test runs about a hundred.
+	 * together; a wireless test runs about a hundred. In a user namespace
+	 * of the guest's own (umlrun not root) it counts that namespace's
+	 * processes alone (Linux 5.14 and later), so it is set there too; with
+	 * Landlock alone it would count the user's other processes, and is not.
 	 */
-	if (g->stage->drop) {
+	if (g->stage->drop || cp->user_ns) {
 		struct rlimit nproc = { GUEST_NPROC_MAX, GUEST_NPROC_MAX };
+		struct rlimit now;
 
+		if (getrlimit(RLIMIT_NPROC, &now) == 0 && now.rlim_max < GUEST_NPROC_MAX)
+			nproc.rlim_cur = nproc.rlim_max = now.rlim_max;
 		setrlimit(RLIMIT_NPROC, &nproc);
 	}
 	/*

@@ -491,6 +491,11 @@ static void html_row(struct strbuf *sb, const char *run_dir, const struct record
 	esc(sb, t->reason);
 	if (t->failed_attempts)
 		sb_printf(sb, " (after %d failed attempts)", t->failed_attempts);
+	if (t->lost) {
+		sb_adds(sb, "<p class=\"reason lost\">lost: ");
+		esc(sb, t->lost);
+		sb_adds(sb, "</p>");
+	}
 	sb_adds(sb, "</td>\n<td class=\"links\">\n");
 	html_links(sb, run_dir, t, i);
 	sb_adds(sb, "</td>\n</tr>\n");
@@ -818,6 +823,19 @@ int report_write_html(const char *path, const char *run_dir, const struct run_in
 	html_head(&sb, name);
 	html_header(&sb, name, ri, r, n);
 	html_table(&sb, run_dir, r, n);
+	/* What an interrupted or failed run never started, as results.json's not_run. */
+	if (ri->nnot_run) {
+		sb_printf(&sb,
+			  "<section class=\"card\" id=\"not-run\"><h2>Not run (%zu)</h2>\n<ul>\n",
+			  ri->nnot_run);
+		for (size_t i = 0; i < ri->nnot_run; i++) {
+			sb_adds(&sb, "<li><code>");
+			esc(&sb, ri->not_run[i]);
+			sb_adds(&sb, "</code></li>\n");
+		}
+		sb_adds(&sb, "</ul>\n<p class=\"reason\">the run ended before these started: "
+			     "<code>--rerun-failed</code> runs them</p></section>\n");
+	}
 	html_chart(&sb, r, n);
 	html_excerpts(&sb, run_dir, r, n);
 	sb_adds(&sb, "</main>\n</body>\n</html>\n");

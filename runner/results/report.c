@@ -384,10 +384,11 @@ static struct junit_counts junit_count(const struct record *t)
 	bool own = file_case(t);
 
 	/* What the elements say: the cases kept, and the file's own. */
+	/* A file whose logs were lost has a case saying so: an error (exit 3). */
 	return (struct junit_counts){
-		.tests = (int)t->ktap.ncases + own,
+		.tests = (int)t->ktap.ncases + own + (t->lost != NULL),
 		.failures = kept_cases(t, KTAP_FAIL) + (own && t->verdict == V_FAIL),
-		.errors = own && t->verdict >= V_TIMEOUT,
+		.errors = (own && t->verdict >= V_TIMEOUT) + (t->lost != NULL),
 		.skipped = kept_cases(t, KTAP_SKIP) + kept_cases(t, KTAP_XFAIL) +
 			   (own && t->verdict == V_SKIP),
 	};
@@ -408,6 +409,9 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 		all.errors += c.errors;
 		all.skipped += c.skipped;
 	}
+	/* Tests the run never started (interrupted, failed): errors, each named. */
+	all.tests += (int)ri->nnot_run;
+	all.errors += (int)ri->nnot_run;
 	sb_printf(&sb,
 		  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		  "<testsuites name=\"umlrun\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
@@ -482,6 +486,26 @@ int report_write_junit(const char *path, const struct run_info *ri, const struct
 				sb_adds(&sb, "\"/>");
 			}
 			sb_adds(&sb, "</testcase>\n");
+		}
+		if (t->lost) {
+			sb_adds(&sb, "    <testcase classname=\"");
+			xml_str(&sb, name);
+			sb_adds(&sb, "\" name=\"(logs)\"><error message=\"lost: ");
+			xml_str(&sb, t->lost);
+			sb_adds(&sb, "\"/></testcase>\n");
+		}
+		sb_adds(&sb, "  </testsuite>\n");
+	}
+	if (ri->nnot_run) {
+		sb_printf(&sb,
+			  "  <testsuite name=\"(not run)\" tests=\"%zu\" failures=\"0\" "
+			  "errors=\"%zu\" skipped=\"0\" time=\"0.000\">\n",
+			  ri->nnot_run, ri->nnot_run);
+		for (size_t i = 0; i < ri->nnot_run; i++) {
+			sb_adds(&sb, "    <testcase classname=\"");
+			xml_str(&sb, ri->not_run[i]);
+			sb_adds(&sb, "\" name=\"(test file)\"><error message=\"not run: the run "
+				     "ended before it started\"/></testcase>\n");
 		}
 		sb_adds(&sb, "  </testsuite>\n");
 	}

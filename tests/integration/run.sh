@@ -665,8 +665,9 @@ if [ "$(id -u)" -eq 0 ]; then
 		[ -z "$(ls -A "$work/othercache/umlrun")" ]
 	check "a cache folder another user owns is refused (it could run code as us), nothing written"
 	run sh -c 'cd "$1" && env -u HOME XDG_CACHE_HOME=relative "$2" exec -- true' sh "$work" "$umlrun"
-	[ $rc -eq 0 ] && [ ! -e "$work/relative" ] && [ ! -e /tmp/.cache ]
-	check "a relative XDG_CACHE_HOME and no HOME: the cache is in the home of the password database"
+	[ $rc -eq 0 ] && [ ! -e "$work/relative" ] && [ ! -e /tmp/.cache ] &&
+		grep -q "XDG_CACHE_HOME=relative is not an absolute path, so it is ignored" "$work/err"
+	check "a relative XDG_CACHE_HOME and no HOME: the cache is in the home of the password database, and a warning says so"
 	# A results folder with no room: every report that cannot be written
 	# is named, and the run is not a pass.
 	mkdir -p "$work/full"
@@ -791,6 +792,22 @@ check "two runs of a test leave byte-identical consoles"
 run "$umlrun" exec --random-seed=-1 -- true
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "random-seed=-1: give a whole number" "$work/err"
 check "a bad --random-seed exits 2 with one line"
+
+# A test's mode-000 file and folder: readable by the run's owner after.
+mkdir -p "$work/psuites/p"
+cat >"$work/psuites/p/t0001-private.sh" <<'EOF'
+#!/bin/sh
+. ../lib/harness.sh
+test_expect_success 'private artifacts' '
+	mkdir "$UMLRUN_ARTIFACTS/d" && echo y >"$UMLRUN_ARTIFACTS/d/f" && echo x >"$UMLRUN_ARTIFACTS/key" &&
+	chmod 000 "$UMLRUN_ARTIFACTS/key" "$UMLRUN_ARTIFACTS/d/f" "$UMLRUN_ARTIFACTS/d"'
+test_done
+EOF
+run "$umlrun" run --results="$results" --suite-dir="$work/psuites" p
+a=$results/latest/p/t0001-private/artifacts
+[ $rc -eq 0 ] && [ "$(stat -c %a "$a/key")" = 600 ] && [ "$(stat -c %a "$a/d/f")" = 600 ] &&
+	[ "$(stat -c %a "$a/d")" = 700 ] && cp -RL "$results/latest" "$work/pcopy"
+check "a test's mode-000 files and folders come out readable by their owner (cp -R of the run works)"
 
 # ---- the harness's own options, from the host ----
 mkdir -p "$work/hsuites/h"

@@ -478,6 +478,27 @@ static void test_junit_counts(void)
 			"result line: a line separator (U+2028) as \\xHH");
 		sb_release(&line);
 	}
+	/* A file's lost logs and the files never started: errors a dashboard shows. */
+	{
+		char *not_run[] = { "net/t0009-later.sh", NULL };
+		char lost[] = "cannot copy its artifacts";
+		_cleanup_free_ char *x2 = NULL;
+
+		ri.not_run = not_run;
+		ri.nnot_run = 1;
+		r[1].lost = lost;
+		is_int(report_write_junit(xml_path, &ri, r, 3, &e), 0, "junit.xml written again");
+		x2 = slurp(xml_path);
+		has_str(x2, "<testsuites name=\"umlrun\" tests=\"7\" failures=\"0\" errors=\"3\"",
+			"XML: lost logs and a file not run count as errors");
+		has_str(x2, "name=\"(logs)\"><error message=\"lost: cannot copy its artifacts\"/>",
+			"XML: the lost logs' case says why");
+		has_str(x2,
+			"<testcase classname=\"net/t0009-later.sh\" name=\"(test file)\"><error "
+			"message=\"not run",
+			"XML: a file not run is an error of its own");
+		r[1].lost = NULL;
+	}
 	for (int i = 0; i < 3; i++) {
 		ktap_free(&r[i].ktap);
 		free(r[i].reason);
@@ -537,7 +558,7 @@ static void test_dropped_failures(void)
 
 int main(void)
 {
-	plan(111);
+	plan(115);
 	test_verdicts();
 	test_exit_code();
 	test_reports();
