@@ -1037,7 +1037,8 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	/* Said in ktap.txt too: its plan promised more result lines than it holds. */
 	if (run->res.host_signal) {
 		if (run->out)
-			outq_printf(&outq_stdout, "# interrupted by %s: %zu of %zu test files ran\n",
+			outq_printf(&outq_stdout,
+				    "# interrupted by %s: %zu of %zu test files ran\n",
 				    sigabbrev_np(run->res.host_signal), run->res.nrec, total);
 		fprintf(ktap, "# interrupted by %s: %zu of %zu test files ran\n",
 			sigabbrev_np(run->res.host_signal), run->res.nrec, total);
