@@ -4,6 +4,7 @@
 #include "doctor.h"
 #include "confine.h"
 #include "rootfs.h"
+#include "supervise.h"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -221,15 +222,33 @@ static void check_seccomp(struct doctor_report *r)
 {
 	_cleanup_free_ char *msg = NULL;
 
+	int st = 0, err;
+	pid_t pid;
+
 	/* 0 or 2 (already filtered) both mean filters can be installed. */
-	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0) {
-		doctor_add(r, DOCTOR_OK, "seccomp filters", NULL);
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0) {
+		msg = xasprintf("PR_GET_SECCOMP: %s; linux runs under a seccomp filter of "
+				"umlrun's (docs/guest.md), so no guest can start",
+				strerror(errno));
+		doctor_add(r, DOCTOR_FAIL, "seccomp filters", msg);
 		return;
 	}
-	msg = xasprintf("PR_GET_SECCOMP: %s; kernels from 6.16 (--kernel=7.2) then run guest "
-			"processes under ptrace, which is slower (--seccomp=auto does so itself)",
-			strerror(errno));
-	doctor_add(r, DOCTOR_WARN, "seccomp filters", msg);
+	/* The filter every linux runs under, installed in a child as a guest's is. */
+	pid = fork();
+	if (pid == 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || deny_host_calls() < 0)
+			_exit(errno & 0x7f ? errno & 0x7f : 1);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		err = pid < 0 ? errno : WIFEXITED(st) ? WEXITSTATUS(st) : EIO;
+		msg = xasprintf("the filter linux runs under cannot be installed (%s), so no guest "
+				"can start; a container's seccomp profile must allow seccomp(2)",
+				strerror(err));
+		doctor_add(r, DOCTOR_FAIL, "seccomp filters", msg);
+		return;
+	}
+	doctor_add(r, DOCTOR_OK, "seccomp filters", NULL);
 }
 
 static void check_landlock(struct doctor_report *r, int abi, bool as_root)
