@@ -14,6 +14,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -1589,14 +1590,16 @@ bool unicode_control(const unsigned char *p, size_t n)
 		(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9));
 }
 
-/*
- * s as a run shows what a guest printed (sched.c's escape_byte), a copy:
- * C0 controls but tab, DEL, the C1 controls (U+0080..U+009F, "\xc2\x80"
- * to "\xc2\x9f" in UTF-8), the bidirectional controls (unicode_control) and,
- * here also, any byte that is not UTF-8 become \xHH, one per byte. What a
- * merge writes from it (ktap.txt, junit.xml, messages) then holds nothing
- * a terminal or an XML reader would act on.
- */
+bool host_kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
 int cpus_usable(void)
 {
 	cpu_set_t set;
@@ -1630,6 +1633,14 @@ char *host_cpu_describe(void)
 	return xasprintf("%s, %ld CPU%s", model ? model : "unknown CPU", n, n == 1 ? "" : "s");
 }
 
+/*
+ * s as a run shows what a guest printed (sched.c's escape_byte), a copy:
+ * C0 controls but tab, DEL, the C1 controls (U+0080..U+009F, "\xc2\x80"
+ * to "\xc2\x9f" in UTF-8), the bidirectional controls (unicode_control) and,
+ * here also, any byte that is not UTF-8 become \xHH, one per byte. What a
+ * merge writes from it (ktap.txt, junit.xml, messages) then holds nothing
+ * a terminal or an XML reader would act on.
+ */
 char *str_shown(const char *s)
 {
 	struct strbuf sb = { 0 };

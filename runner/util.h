@@ -189,6 +189,8 @@ char *host_cpu_describe(void);
  * cpuset), at least 1: the default -j, one guest per CPU.
  */
 int cpus_usable(void);
+/* Whether the host's kernel (uname's release) is MAJOR.MINOR or later. */
+bool host_kernel_at_least(int major, int minor);
 /* A size such as 256M (one mem_size_valid accepts: K, M or G, or none) in bytes. */
 unsigned long long size_bytes(const char *size);
 

@@ -476,6 +476,9 @@ static void pin_to_one_cpu(int index)
  * under the seccomp userspace a guest process can write the UML kernel's
  * memory), so what Landlock and the namespaces do not cover is refused
  * here:
+ * - io_uring, ENOSYS: what it does for a process (connect, a socket of
+ *   any family, sendmsg) never passes a seccomp filter, so the rules below
+ *   would not hold against it; UML does not use it;
  * - getrandom(2), ENOSYS: the UML kernel asks the host for random numbers
  *   whenever it reseeds; refused, it falls back to its clock, which under
  *   time travel is simulated and the same in every run;
@@ -503,7 +506,11 @@ int deny_host_calls(void)
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1), /* x32 */
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 3, 0),
+		/* io_uring's operations (connect, socket, sendmsg) pass no filter */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_enter, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_register, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_keyctl, 2, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_add_key, 1, 0),
@@ -634,13 +641,19 @@ UMLRUN_NORETURN static void exec_guest(const struct guest_spec *g, char **argv,
 	 * limit counts that user's processes, every guest of the run
 	 * together; a wireless test runs about a hundred. In a user namespace
 	 * of the guest's own (umlrun not root) it counts that namespace's
-	 * processes alone (Linux 5.14 and later), so it is set there too; with
-	 * Landlock alone it would count the user's other processes, and is not.
+	 * processes alone (Linux 5.14 and later: before, all of the user's),
+	 * so it is set there too; with Landlock alone it would count the
+	 * user's other processes, and is not.
 	 */
-	if (g->stage->drop || cp->user_ns) {
+	if (g->stage->drop) {
+		struct rlimit nproc = { GUEST_NPROC_MAX, GUEST_NPROC_MAX };
+
+		setrlimit(RLIMIT_NPROC, &nproc);
+	} else if (cp->user_ns && host_kernel_at_least(5, 14)) {
 		struct rlimit nproc = { GUEST_NPROC_MAX, GUEST_NPROC_MAX };
 		struct rlimit now;
 
+		/* Not root: never above the hard limit, which only root raises. */
 		if (getrlimit(RLIMIT_NPROC, &now) == 0 && now.rlim_max < GUEST_NPROC_MAX)
 			nproc.rlim_cur = nproc.rlim_max = now.rlim_max;
 		setrlimit(RLIMIT_NPROC, &nproc);

@@ -546,7 +546,8 @@ static struct run_info merged_info(const struct shards *s, const struct record *
 		if (ri.userspace && (!si->userspace || strcmp(si->userspace, ri.userspace)))
 			ri.userspace = "mixed (see each shard's results.json)";
 		/* Shards of other hosts: timings compare only within one (docs/guest.md). */
-		if (ri.host_cpu && (!si->host_cpu || strcmp(si->host_cpu, ri.host_cpu)))
+		if ((ri.host_cpu || si->host_cpu) &&
+		    (!ri.host_cpu || !si->host_cpu || strcmp(si->host_cpu, ri.host_cpu)))
 			ri.host_cpu = "mixed (see each shard's results.json)";
 		if (si->seed != ri.seed)
 			ri.seed = 0; /* no one seed replays the whole run's order */

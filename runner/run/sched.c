@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -674,22 +675,30 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 			   so->wall_timeout ? so->wall_timeout : t->wall_timeout, &sl->g, e);
 }
 
+static size_t sanitize_artifacts(const char *dir);
+
 /*
  * Moves what the guest wrote under /results into the test's folder; a
  * copy when the stage is on another file system. The guest made these
- * files: cp -a copies symbolic links as links, never what they point at.
- * Returns why it failed, or NULL.
+ * files: cp -a copies symbolic links as links, never what they point at,
+ * and they are made readable first (a mode-000 file stopped a copy made
+ * as another user than root). A copy cut short stays, defused, unless
+ * the disk it went to is full: then it is dropped, since the reports need
+ * that room. Returns why it failed, or NULL.
  */
 static char *collect_artifacts(const struct sched_opts *so, const struct slot *sl)
 {
 	_cleanup_free_ char *from = xasprintf("%s/g%d/results", so->base.stage->dir, sl->index);
 	_cleanup_free_ char *to = xasprintf("%s/artifacts", sl->abs);
+	struct statvfs vfs;
 	int null_fd, st;
+	char *why;
 
 	if (rename(from, to) == 0)
 		return NULL;
 	if (errno != EXDEV)
 		return xasprintf("cannot move %s to %s: %s", from, to, strerror(errno));
+	sanitize_artifacts(from);
 	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	{
 		char *argv[] = { "cp", "-a", "--no-dereference", from, to, NULL };
@@ -699,11 +708,24 @@ static char *collect_artifacts(const struct sched_opts *so, const struct slot *s
 	closep(&null_fd);
 	if (st == 0)
 		return NULL;
-	return xasprintf("cannot copy %s to %s (cp %s %d)", from, to,
-			 st < 0 ? "could not start:" : "exit status",
-			 st < 0		 ? -st
-			 : WIFEXITED(st) ? WEXITSTATUS(st)
-					 : -1);
+	why = xasprintf("cannot copy %s to %s (cp %s %d)", from, to,
+			st < 0 ? "could not start:" : "exit status",
+			st < 0		? -st
+			: WIFEXITED(st) ? WEXITSTATUS(st)
+					: -1);
+	if (!path_exists(to))
+		return why;
+	sanitize_artifacts(to);
+	/* Less than 1 MiB left: the disk is full, and the copy is what filled it. */
+	if (statvfs(sl->abs, &vfs) == 0 &&
+	    (unsigned long long)vfs.f_bavail * vfs.f_frsize < (1 << 20)) {
+		char *more = xasprintf("%s; the disk is full: what was copied is %s", why,
+				       rm_rf(to) == 0 ? "removed" : "partly removed");
+
+		free(why);
+		return more;
+	}
+	return why;
 }
 
 /*
@@ -875,22 +897,7 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	}
 	lost = close_logs(&sl->io);
 	lost_art = collect_artifacts(so, sl);
-	if (lost_art) {
-		/*
-		 * A copy cut short (a full disk) is dropped: it holds what was
-		 * never defused, and its room is what the reports need.
-		 */
-		_cleanup_free_ char *art = xasprintf("%s/artifacts", sl->abs);
-
-		if (path_exists(art)) {
-			char *more = xasprintf("%s; what was copied is removed", lost_art);
-
-			sanitize_artifacts(art);
-			(void)rm_rf(art);
-			free(lost_art);
-			lost_art = more;
-		}
-	} else {
+	if (!lost_art) {
 		_cleanup_free_ char *art = xasprintf("%s/artifacts", sl->abs);
 		size_t n = sanitize_artifacts(art);
 

@@ -39,6 +39,10 @@ static const struct call calls[] = {
 	{ "getrandom", ENOSYS },
 	{ "socketpair(AF_UNIX) and send on it", 0 },
 	{ "socket(AF_UNIX)", 0 },
+	{ "io_uring_setup", ENOSYS },
+	{ "sendto with an address above 4 GiB (the high half checked)", EACCES },
+	{ "getpid through int 0x80 (i386)", ENOSYS },
+	{ "getpid by its x32 number", ENOSYS },
 };
 
 /* Runs call i in the filtered child: 0, or the errno it failed with. */
@@ -82,6 +86,29 @@ static int make_call(int i)
 	case 8:
 		r = socket(AF_UNIX, SOCK_DGRAM, 0);
 		break;
+	case 9:
+		/* Unfiltered, a NULL params pointer gives EFAULT (or EPERM, disabled). */
+		r = syscall(SYS_io_uring_setup, 1, NULL);
+		break;
+	case 10:
+		fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+		r = syscall(SYS_sendto, fd, "x", 1, 0, (void *)0x100000000UL, sizeof(sun));
+		break;
+	case 11: {
+		long ret = 20; /* i386 getpid */
+
+		__asm__ volatile("int $0x80" : "+a"(ret) : : "memory");
+		if (ret < 0 && ret > -4096) {
+			errno = (int)-ret;
+			r = -1;
+		} else {
+			r = 0;
+		}
+		break;
+	}
+	case 12:
+		r = syscall(0x40000000 | SYS_getpid);
+		break;
 	}
 	return r < 0 ? (errno ? errno : EIO) : 0;
 }
@@ -90,7 +117,7 @@ int main(void)
 {
 	size_t n = sizeof(calls) / sizeof(calls[0]);
 
-	plan((int)n + 1);
+	plan((int)n + 3);
 	for (size_t i = 0; i < n; i++) {
 		int p[2], got = -1, st = 0;
 		pid_t pid;
@@ -124,7 +151,27 @@ int main(void)
 			   : got   ? strerror(got)
 				   : "success");
 	}
-	/* And unfiltered, the same connect fails another way: the filter decided. */
+	/* Unfiltered, these fail otherwise or not at all: the filter decided. */
+	{
+		int fd = socket(AF_VSOCK, SOCK_STREAM, 0);
+
+		if (fd < 0 && errno == EAFNOSUPPORT)
+			ok(true, "# SKIP this host has no vsock: socket(AF_VSOCK) refuses "
+				 "unfiltered too");
+		else
+			ok(true, "unfiltered, socket(AF_VSOCK) gives %s",
+			   fd >= 0 ? "a socket" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		long r = syscall(SYS_io_uring_setup, 1, NULL);
+		int err = errno;
+
+		if (r < 0 && err == ENOSYS)
+			ok(true, "# SKIP this host has no io_uring");
+		else
+			ok(r < 0, "unfiltered, io_uring_setup fails otherwise (%s)", strerror(err));
+	}
+
 	{
 		struct sockaddr_un sun = { .sun_family = AF_UNIX, .sun_path = "/nonexistent/sock" };
 		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
