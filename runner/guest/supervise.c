@@ -476,6 +476,11 @@ static void pin_to_one_cpu(int index)
  * under the seccomp userspace a guest process can write the UML kernel's
  * memory), so what Landlock and the namespaces do not cover is refused
  * here:
+ * - namespaces (unshare, setns, clone with a CLONE_NEW* flag: EPERM;
+ *   clone3, whose flags a filter cannot read: ENOSYS, and glibc falls back
+ *   to clone): in a user namespace of its own, code of the guest's kernel
+ *   reached the host's nf_tables and the rest of the kernel code that
+ *   only namespace root may call, where host exploits start;
  * - io_uring, ENOSYS: what it does for a process (connect, a socket of
  *   any family, sendmsg) never passes a seccomp filter, so the rules below
  *   would not hold against it; UML does not use it;
@@ -497,6 +502,11 @@ static void pin_to_one_cpu(int index)
  * host (ptrace stops them first; UML's own filter, stacked on this one,
  * traps them under the seccomp userspace).
  */
+/* Every CLONE_NEW* flag clone(2) takes: a namespace of linux's own. */
+#define CLONE_NS_FLAGS                                                                             \
+	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |             \
+	 CLONE_NEWPID | CLONE_NEWNET)
+
 int deny_host_calls(void)
 {
 	struct sock_filter f[] = {
@@ -512,6 +522,18 @@ int deny_host_calls(void)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_enter, 1, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_register, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		/* namespaces: unshare and setns refused, clone3's flags unseen (glibc
+		 * falls back to clone on ENOSYS), clone with a CLONE_NEW* flag refused */
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_unshare, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_setns, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_NS_FLAGS, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_keyctl, 2, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_add_key, 1, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_request_key, 0, 1),

@@ -9,6 +9,11 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
 #include <linux/keyctl.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
@@ -43,7 +48,17 @@ static const struct call calls[] = {
 	{ "sendto with an address above 4 GiB (the high half checked)", EACCES },
 	{ "getpid through int 0x80 (i386)", ENOSYS },
 	{ "getpid by its x32 number", ENOSYS },
+	{ "unshare(CLONE_NEWUSER | CLONE_NEWNET)", EPERM },
+	{ "clone(CLONE_NEWUSER)", EPERM },
+	{ "clone3", ENOSYS },
+	{ "setns", EPERM },
+	{ "fork and a thread (clone3 refused: glibc falls back to clone)", 0 },
 };
+
+static void *thread_main(void *arg)
+{
+	return arg;
+}
 
 /* Runs call i in the filtered child: 0, or the errno it failed with. */
 static int make_call(int i)
@@ -109,6 +124,46 @@ static int make_call(int i)
 	case 12:
 		r = syscall(0x40000000 | SYS_getpid);
 		break;
+	case 13:
+		r = unshare(CLONE_NEWUSER | CLONE_NEWNET);
+		break;
+	case 14:
+		r = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
+		if (r == 0)
+			_exit(0);
+		if (r > 0)
+			waitpid((pid_t)r, NULL, 0);
+		break;
+	case 15: {
+		struct clone_args {
+			uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack,
+			    stack_size, tls;
+		} ca = { .exit_signal = SIGCHLD };
+
+		r = syscall(SYS_clone3, &ca, sizeof(ca));
+		if (r == 0)
+			_exit(0);
+		if (r > 0)
+			waitpid((pid_t)r, NULL, 0);
+		break;
+	}
+	case 16:
+		fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+		r = setns(fd, CLONE_NEWNET);
+		break;
+	case 17: {
+		pthread_t th;
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		r = pid > 0 && waitpid(pid, NULL, 0) == pid ? 0 : -1;
+		if (r == 0 && (errno = pthread_create(&th, NULL, thread_main, NULL)) == 0)
+			r = pthread_join(th, NULL) == 0 ? 0 : -1;
+		else if (r == 0)
+			r = -1;
+		break;
+	}
 	}
 	return r < 0 ? (errno ? errno : EIO) : 0;
 }
