@@ -502,6 +502,11 @@ static void pin_to_one_cpu(int index)
  * host (ptrace stops them first; UML's own filter, stacked on this one,
  * traps them under the seccomp userspace).
  */
+/* The system call nr (in the accumulator) fails with err; others go on. */
+#define DENY(nr, err)                                                                              \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                                           \
+	    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (err))
+
 /* Every CLONE_NEW* flag clone(2) takes: a namespace of linux's own. */
 #define CLONE_NS_FLAGS                                                                             \
 	(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER |             \
@@ -516,30 +521,24 @@ int deny_host_calls(void)
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1), /* x32 */
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 3, 0),
+		DENY(SYS_getrandom, ENOSYS),
 		/* io_uring's operations (connect, socket, sendmsg) pass no filter */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 2, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_enter, 1, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_register, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-		/* namespaces: unshare and setns refused, clone3's flags unseen (glibc
-		 * falls back to clone on ENOSYS), clone with a CLONE_NEW* flag refused */
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_unshare, 1, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_setns, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		DENY(SYS_io_uring_setup, ENOSYS),
+		DENY(SYS_io_uring_enter, ENOSYS),
+		DENY(SYS_io_uring_register, ENOSYS),
+		/* clone3's flags are out of a filter's sight: glibc falls back to clone */
+		DENY(SYS_clone3, ENOSYS),
+		DENY(SYS_unshare, EPERM),
+		DENY(SYS_setns, EPERM),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
 		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_NS_FLAGS, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_keyctl, 2, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_add_key, 1, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_request_key, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_connect, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+		DENY(SYS_keyctl, EPERM),
+		DENY(SYS_add_key, EPERM),
+		DENY(SYS_request_key, EPERM),
+		DENY(SYS_connect, EACCES),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_sendto, 0, 6),
 		/* sendto(fd, buf, len, flags, addr, addrlen): refused with an address */
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[4])),
