@@ -1496,9 +1496,15 @@ static int cmd_kselftest(const struct opts *o)
 	prepare_kernel(&s);
 	if (kselftest_source(s.kernel.dir, &tree, &identity, &e) < 0)
 		uerr_die(&e);
-	for (int i = 0; i < ntargets; i++)
+	for (int i = 0; i < ntargets; i++) {
+		size_t len = strlen(targets[i]);
+
+		/* timers/ as a shell completes a folder's name: the target timers. */
+		while (len > 1 && targets[i][len - 1] == '/')
+			targets[i][--len] = '\0';
 		if (kselftest_check_target(tree, targets[i], &e) < 0)
 			uerr_die(&e);
+	}
 	if (kselftest_suites_make(&live_kselftest, &e) < 0)
 		uerr_die(&e);
 	atexit(remove_live_kselftest);
