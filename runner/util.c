@@ -1276,7 +1276,6 @@ char *cache_path(void)
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
 	struct passwd *pw;
-
 	static bool warned;
 
 	if (xdg && xdg[0] == '/')

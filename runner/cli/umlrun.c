@@ -1035,20 +1035,16 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	if (run->res.nrec < total)
 		find_not_run(tests, run);
 	/* Said in ktap.txt too: its plan promised more result lines than it holds. */
-	if (run->res.host_signal) {
+	if (run->res.host_signal || run->res.nrec < total) {
+		_cleanup_free_ char *what =
+		    run->res.host_signal
+			? xasprintf("interrupted by %s", sigabbrev_np(run->res.host_signal))
+			: xstrdup("the run failed (see above)");
+
 		if (run->out)
-			outq_printf(&outq_stdout,
-				    "# interrupted by %s: %zu of %zu test files ran\n",
-				    sigabbrev_np(run->res.host_signal), run->res.nrec, total);
-		fprintf(ktap, "# interrupted by %s: %zu of %zu test files ran\n",
-			sigabbrev_np(run->res.host_signal), run->res.nrec, total);
-	} else if (run->res.nrec < total) {
-		if (run->out)
-			outq_printf(&outq_stdout,
-				    "# the run failed (see above): %zu of %zu test files ran\n",
+			outq_printf(&outq_stdout, "# %s: %zu of %zu test files ran\n", what,
 				    run->res.nrec, total);
-		fprintf(ktap, "# the run failed: %zu of %zu test files ran\n", run->res.nrec,
-			total);
+		fprintf(ktap, "# %s: %zu of %zu test files ran\n", what, run->res.nrec, total);
 	}
 	sched_write_errors(&out_err, &ktap_err);
 	/* A reader gone during the last test: its SIGPIPE came too late to read. */

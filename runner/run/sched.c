@@ -684,9 +684,10 @@ static size_t sanitize_artifacts(const char *dir);
  * and they are made readable first (a mode-000 file stopped a copy made
  * as another user than root). A copy cut short stays, defused, unless
  * the disk it went to is full: then it is dropped, since the reports need
- * that room. Returns why it failed, or NULL.
+ * that room. Returns why it failed, or NULL; *removed counts what the
+ * defusing before a copy removed (sanitize_artifacts).
  */
-static char *collect_artifacts(const struct sched_opts *so, const struct slot *sl)
+static char *collect_artifacts(const struct sched_opts *so, const struct slot *sl, size_t *removed)
 {
 	_cleanup_free_ char *from = xasprintf("%s/g%d/results", so->base.stage->dir, sl->index);
 	_cleanup_free_ char *to = xasprintf("%s/artifacts", sl->abs);
@@ -698,7 +699,7 @@ static char *collect_artifacts(const struct sched_opts *so, const struct slot *s
 		return NULL;
 	if (errno != EXDEV)
 		return xasprintf("cannot move %s to %s: %s", from, to, strerror(errno));
-	sanitize_artifacts(from);
+	*removed = sanitize_artifacts(from);
 	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	{
 		char *argv[] = { "cp", "-a", "--no-dereference", from, to, NULL };
@@ -881,6 +882,7 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	struct guest_outcome o;
 	struct record *r;
 	char *reason = NULL, *diff = NULL, *lost, *lost_art;
+	size_t removed = 0;
 	enum verdict v;
 
 	guest_results_full(sl->g, GUEST_RESULTS_MAX_BYTES, true);
@@ -896,10 +898,10 @@ static void slot_finish(struct sched *s, struct slot *sl)
 		copy_write(&sl->io, &sb);
 	}
 	lost = close_logs(&sl->io);
-	lost_art = collect_artifacts(so, sl);
+	lost_art = collect_artifacts(so, sl, &removed);
 	if (!lost_art) {
 		_cleanup_free_ char *art = xasprintf("%s/artifacts", sl->abs);
-		size_t n = sanitize_artifacts(art);
+		size_t n = removed + sanitize_artifacts(art);
 
 		_cleanup_free_ char *trace = xasprintf("%s/trace.txt", art);
 		unsigned long long kept, written;
