@@ -1,5 +1,8 @@
 #!/bin/sh
-# mkrootfs.sh OUT MANIFEST GUESTBIN - assemble the guest's root folder.
+# mkrootfs.sh OUT MANIFEST GUESTBIN [EXTRA] - assemble the guest's root folder.
+#
+# EXTRA is a second manifest, read after MANIFEST: a suite's own root
+# (rootfs/manifest.hwsim adds python3 for hostap's suite).
 #
 # Called by umlrun (runner/cache/rootfs.c) into a temporary folder that it renames
 # into the cache once this script succeeds, so a failure leaves nothing
@@ -10,6 +13,7 @@ set -eu
 out=$1
 manifest=$2
 guestbin=$3
+extra=${4:-}
 
 die() {
 	echo "mkrootfs: $*" >&2
@@ -37,16 +41,21 @@ for d in proc sys dev tmp run var suite results; do
 	mkdir -p "$out/$d"
 done
 
-while read -r kind src dest; do
+# libs_of FILE: copy the shared objects FILE needs that the root lacks.
+libs_of() {
+	for lib in $(libs "$1"); do
+		[ -e "$out$lib" ] || copy "$lib" "$lib"
+	done
+}
+
+cat "$manifest" ${extra:+"$extra"} | while read -r kind src dest; do
 	case $kind in
 	'' | '#'*) continue ;;
 	package) ;;
 	bin)
 		[ -x "$src" ] || die "$src is missing (is its package installed?)"
 		copy "$src" "$src"
-		for lib in $(libs "$src"); do
-			[ -e "$out$lib" ] || copy "$lib" "$lib"
-		done
+		libs_of "$src"
 		;;
 	file)
 		[ -e "$src" ] || die "$src is missing (is its package installed?)"
@@ -57,9 +66,26 @@ while read -r kind src dest; do
 		mkdir -p "$out$(dirname "$src")"
 		cp -RL "$src" "$out$src"
 		;;
+	files)
+		# Every file package src installed under dest (python3's modules),
+		# and the libraries its shared objects need: only the package's
+		# own files, never what else the host keeps in the same folder.
+		dpkg-query -L "$src" >/dev/null 2>&1 || die "package $src is not installed"
+		dpkg-query -L "$src" | while read -r f; do
+			case $f in
+			"$dest" | "$dest"/*) ;;
+			*) continue ;;
+			esac
+			[ -f "$f" ] && [ ! -L "$f" ] || continue
+			copy "$f" "$f"
+			case $f in
+			*.so | *.so.*) libs_of "$f" ;;
+			esac
+		done
+		;;
 	*) die "$manifest: unknown line kind '$kind'" ;;
 	esac
-done <"$manifest"
+done
 
 # The project's static programs.
 [ -x "$guestbin/init" ] || die "$guestbin/init is missing: run make"

@@ -95,11 +95,36 @@ static int hash_dir_files(struct hasher *h, const char *dir)
 	return 0;
 }
 
-/* The folder the current inputs select, built or not; *text is the manifest. */
-static int rootfs_locate_text(const char *project_dir, const char *guestbin, char **text,
-			      char **dir, struct uerr *e)
+/*
+ * The manifest's text: rootfs/manifest, then the extra one's lines (a
+ * suite's own root, e.g. rootfs/manifest.hwsim), as mkrootfs.sh reads them.
+ */
+static int manifest_text(const char *project_dir, const char *extra, char **text, struct uerr *e)
 {
 	_cleanup_free_ char *manifest = xasprintf("%s/rootfs/manifest", project_dir);
+	_cleanup_free_ char *more = NULL;
+
+	if (read_file(manifest, text, NULL) < 0)
+		return uerr_sys(e, EXIT_INFRA, "cannot read %s", manifest);
+	if (!extra)
+		return 0;
+	if (read_file(extra, &more, NULL) < 0) {
+		free(steal_ptr(text));
+		return uerr_sys(e, EXIT_INFRA, "cannot read %s", extra);
+	}
+	{
+		char *both = xasprintf("%s\n%s", *text, more);
+
+		free(*text);
+		*text = both;
+	}
+	return 0;
+}
+
+/* The folder the current inputs select, built or not; *text is the manifest. */
+static int rootfs_locate_text(const char *project_dir, const char *guestbin, const char *extra,
+			      char **text, char **dir, struct uerr *e)
+{
 	_cleanup_free_ char *script = xasprintf("%s/rootfs/mkrootfs.sh", project_dir);
 	_cleanup_free_ char *versions = NULL;
 	_cleanup_free_ char *cache = cache_root();
@@ -108,8 +133,8 @@ static int rootfs_locate_text(const char *project_dir, const char *guestbin, cha
 	size_t n;
 
 	*dir = NULL;
-	if (read_file(manifest, text, NULL) < 0)
-		return uerr_sys(e, EXIT_INFRA, "cannot read %s", manifest);
+	if (manifest_text(project_dir, extra, text, e) < 0)
+		return -1;
 	n = manifest_packages(*text, &names);
 	versions = package_versions(names, n);
 	strv_free(names);
@@ -125,11 +150,12 @@ static int rootfs_locate_text(const char *project_dir, const char *guestbin, cha
 	return 0;
 }
 
-int rootfs_locate(const char *project_dir, const char *guestbin, char **dir, struct uerr *e)
+int rootfs_locate(const char *project_dir, const char *guestbin, const char *extra, char **dir,
+		  struct uerr *e)
 {
 	_cleanup_free_ char *text = NULL;
 
-	return rootfs_locate_text(project_dir, guestbin, &text, dir, e);
+	return rootfs_locate_text(project_dir, guestbin, extra, &text, dir, e);
 }
 
 /*
@@ -217,7 +243,8 @@ static char *inventory_difference(const char *want, const char *have)
 	}
 }
 
-int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, struct uerr *e)
+int rootfs_ensure(const char *project_dir, const char *guestbin, const char *extra, char **dir,
+		  struct uerr *e)
 {
 	_cleanup_free_ char *manifest = xasprintf("%s/rootfs/manifest", project_dir);
 	_cleanup_free_ char *script = xasprintf("%s/rootfs/mkrootfs.sh", project_dir);
@@ -231,7 +258,7 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 	int st;
 
 	*dir = NULL;
-	if (rootfs_locate_text(project_dir, guestbin, &text, dir, e) < 0)
+	if (rootfs_locate_text(project_dir, guestbin, extra, &text, dir, e) < 0)
 		return -1;
 	missing = rootfs_missing_packages(text);
 	if (missing || !path_exists(init)) {
@@ -292,7 +319,9 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, str
 	if (log_fd < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot write %s", log);
 	{
-		char *argv[] = { "sh", script, tmp, manifest, (char *)guestbin, NULL };
+		char *argv[] = {
+			"sh", script, tmp, manifest, (char *)guestbin, (char *)extra, NULL
+		};
 
 		scratch_push(tmp);
 		st = run_argv(argv, log_fd);

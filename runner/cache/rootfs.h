@@ -18,8 +18,14 @@
 bool dpkg_shows_installed(const char *dpkg_output, const char *name);
 /* Packages the manifest lists that are not installed ("a b c"), or NULL. */
 char *rootfs_missing_packages(const char *manifest_text);
-/* The folder the current inputs select (built or not), without building. */
-int rootfs_locate(const char *project_dir, const char *guestbin, char **dir, struct uerr *e);
-int rootfs_ensure(const char *project_dir, const char *guestbin, char **dir, struct uerr *e);
+/*
+ * The folder the current inputs select (built or not), without building.
+ * extra: a second manifest whose lines follow rootfs/manifest's (a suite's
+ * own root: rootfs/manifest.hwsim), in the key too; NULL for none.
+ */
+int rootfs_locate(const char *project_dir, const char *guestbin, const char *extra, char **dir,
+		  struct uerr *e);
+int rootfs_ensure(const char *project_dir, const char *guestbin, const char *extra, char **dir,
+		  struct uerr *e);
 
 #endif

@@ -58,6 +58,8 @@ enum {
 	O_GDB,
 	O_GDB_GUEST,
 	O_CPU_COST,
+	O_HOSTAP,
+	O_MODULE,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -90,6 +92,8 @@ static const struct option long_opts[] = {
 	{ "gdb", optional_argument, NULL, O_GDB },
 	{ "gdb-guest", optional_argument, NULL, O_GDB_GUEST },
 	{ "cpu-cost", required_argument, NULL, O_CPU_COST },
+	{ "hostap", required_argument, NULL, O_HOSTAP },
+	{ "module", required_argument, NULL, O_MODULE },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "make-jobs", required_argument, NULL, O_MAKE_JOBS },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
@@ -352,6 +356,35 @@ static const struct command_desc {
 	  "\n"
 	  "Exit status: as 'umlrun run'; 2 for a missing kunitconfig, an option of it\n"
 	  "that the kernel does not keep, or a GLOB that selects no suite.\n" },
+	{ CMD_HWSIM, "hwsim",
+	  (RUN_OPTS & ~(BIT(O_SUITE_DIR) | BIT(O_PLAIN) | BIT(O_GDB))) | BIT(O_HOSTAP) |
+	      BIT(O_MODULE),
+	  "Usage: umlrun hwsim --hostap=TREE [OPTIONS] [CASE|PREFIX*...]\n"
+	  "Run hostap's own tests/hwsim suite of TREE, unchanged: build its programs\n"
+	  "with the suite's example configs (cached by the tree's C sources), boot\n"
+	  "guests of a kernel and root folder of their own (python3 and what the cases\n"
+	  "need), start the daemons with the tree's start.sh and run the cases with its\n"
+	  "run-tests.py, up to 40 cases a guest, -j guests at once. Each case is one\n"
+	  "KTAP result; a guest stuck in a case is stopped, the case failed, and the\n"
+	  "cases after it go on in a fresh guest (docs/hwsim.md).\n"
+	  "\n"
+	  "  --hostap=TREE          the hostap checkout (required; never written to)\n"
+	  "  --module=MODULE        the cases of tests/hwsim/test_MODULE.py, as\n"
+	  "                         run-tests.py -f; repeatable\n"
+	  "  CASE, PREFIX*          cases by name (default: every case)\n"
+	  "  --list                 print the selected cases (MODULE CASE), run nothing\n"
+	  "  --start=WHEN           guest clock at boot (default: the midnight after a\n"
+	  "                         day of the tree's test certificates' validity)\n"
+	  "  --wall-timeout=SECONDS wall-clock limit of one case (default 180)\n"
+	  "  --mem=SIZE             guest memory (default 512M)\n"
+	  "  -j, --jobs=N           guests at once (default: one per CPU)\n"
+	  "  --retry=N, --repeat=N, --check-determinism, --shard=K/N, --filter=GLOB,\n"
+	  "  --time-travel=MODE, --random-seed=N, --results=DIR, -q, -v\n"
+	  "                         as for 'umlrun run', by test file (a batch)\n"
+	  "  -h, --help             show this help\n"
+	  "\n"
+	  "Exit status: as 'umlrun run'; 2 for a TREE that is not hostap, an unknown\n"
+	  "case or module; 3 for a tree that does not build.\n" },
 	{ CMD_HELP, "help", 0,
 	  "Usage: umlrun help [COMMAND]\n"
 	  "Show the help of umlrun or of one command.\n" },
@@ -373,6 +406,7 @@ static const char main_usage[] =
     "  doctor    check what this host must offer umlrun\n"
     "  kselftest build and run the kernel's selftests (default: timers)\n"
     "  kunit     build and run the kernel's KUnit tests in one guest\n"
+    "  hwsim     build and run hostap's own tests/hwsim suite\n"
     "  help      show help (also: umlrun COMMAND --help)\n"
     "\n"
     "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure,\n"
@@ -623,6 +657,12 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 	case O_KUNITCONFIG:
 		push(&o->kunitconfigs, &o->nkunitconfigs, arg);
 		return 0;
+	case O_HOSTAP:
+		o->hostap = arg;
+		return 0;
+	case O_MODULE:
+		push(&o->modules, &o->nmodules, arg);
+		return 0;
 	case O_CONFIG:
 		push(&o->configs, &o->nconfigs, arg);
 		return 0;
@@ -774,6 +814,10 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 		return uerr_set(e, EXIT_USAGE,
 				"%s: unexpected argument '%s'; see 'umlrun %s --help'", d->name,
 				o->args[0], d->name);
+	if (o->cmd == CMD_HWSIM && !o->hostap)
+		return uerr_set(e, EXIT_USAGE,
+				"hwsim: no hostap tree given; use 'umlrun hwsim --hostap=TREE' "
+				"with a hostap checkout");
 	if (o->check_determinism && o->repeat < 2)
 		return uerr_set(e, EXIT_USAGE,
 				"--check-determinism needs --repeat=N with N of 2 or more");
@@ -909,6 +953,8 @@ void opts_free(struct opts *o)
 	free(o->plains);
 	free(o->kunitconfigs);
 	o->kunitconfigs = NULL;
+	free(o->modules);
+	o->modules = NULL;
 	free(o->filters);
 	free(o->excludes);
 	free(o->trace_events);

@@ -27,6 +27,7 @@
 	X(DOCTOR, doctor)                                                                          \
 	X(KSELFTEST, kselftest)                                                                    \
 	X(KUNIT, kunit)                                                                            \
+	X(HWSIM, hwsim)                                                                            \
 	X(HELP, help)
 
 #define UMLRUN_COMMAND_ENUM(id, name) CMD_##id,
@@ -52,6 +53,9 @@ struct opts {
 	size_t nconfigs;
 	char **kunitconfigs; /* kunit --kunitconfig FILE|DIRs, in order */
 	size_t nkunitconfigs;
+	const char *hostap; /* hwsim --hostap=TREE */
+	char **modules;	    /* hwsim --module=MODULEs (run-tests.py's -f), in order */
+	size_t nmodules;
 	char **overlays; /* --overlay DIRs, in order */
 	size_t noverlays;
 	char **mounts; /* --mount HOST[:GUEST][:rw], as given */

@@ -29,6 +29,8 @@
 #include "html.h"
 #include "kernel_cache.h"
 #include "kselftest.h"
+#include "hostap_build.h"
+#include "hwsim.h"
 #include "kunit.h"
 #include "ktap.h"
 #include "options.h"
@@ -86,6 +88,9 @@ struct session {
 	char *gdb_script;	/* --gdb=FILE, absolute */
 	char *gdb_guest;	/* --gdb-guest: the host's gdb */
 	char *gdb_guest_script; /* --gdb-guest=FILE, absolute */
+	char *manifest_extra;	/* a suite's own root: its manifest after rootfs/manifest */
+	double case_wall;	/* hwsim: a case's wall-clock limit (sched's result_wall_timeout) */
+	bool case_retry;	/* hwsim: a batch's failed cases once again, alone */
 };
 
 static void find_project(struct session *s)
@@ -252,7 +257,7 @@ static void prepare_rootfs(struct session *s)
 {
 	struct uerr e;
 
-	if (rootfs_ensure(s->project, s->guestbin, &s->rootfs, &e) < 0)
+	if (rootfs_ensure(s->project, s->guestbin, s->manifest_extra, &s->rootfs, &e) < 0)
 		uerr_die(&e);
 }
 
@@ -952,6 +957,21 @@ static bool no_guest_came_up(const struct sched_result *res)
 	return res->nrec > 0;
 }
 
+/* The generated hwsim suite, removed however umlrun ends (cmd_hwsim). */
+static char *live_hwsim;
+
+/* sched_opts.follow_up of hwsim: a stuck batch's rest, its failed cases again. */
+static const struct test **hwsim_more(void *ctx, const struct test *t, enum verdict v,
+				      struct ktap *k)
+{
+	const struct session *s = ctx;
+	_cleanup_free_ char *mine = xasprintf("%s/%s", live_hwsim, t->suite);
+	_cleanup_free_ char *staged = xasprintf("%s/suite/%s", s->stage.dir, t->suite);
+	const char *const dirs[2] = { mine, staged };
+
+	return live_hwsim ? hwsim_follow_up(dirs, t, v, k, s->case_retry) : NULL;
+}
+
 /* Boots every test of the list in run->mode; the stage must exist. */
 static void run_tests(struct session *s, const struct test_list *tests, struct run *run)
 {
@@ -1004,6 +1024,10 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 		.timeout = o->timeout,
 		/* Under gdb a person decides when the guest goes on. */
 		.wall_timeout = o->gdb ? GDB_WALL_TIMEOUT : o->wall_timeout,
+		/* A hostap batch's limit is its slowest case's, after each result. */
+		.result_wall_timeout = s->case_wall,
+		.follow_up = o->cmd == CMD_HWSIM ? hwsim_more : NULL,
+		.follow_ctx = s,
 		.jobs = o->jobs ? o->jobs : cpus_usable(),
 		.repeat = repeat,
 		.seeds = o->seeds,
@@ -1021,6 +1045,9 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	if ((size_t)so.jobs > total)
 		so.jobs = total ? (int)total : 1;
 	sched_failed = sched_run(&so, tests->v, tests->n, &run->res, &e) < 0;
+	/* A hostap batch whose failed cases all passed alone is flaky. */
+	if (o->cmd == CMD_HWSIM)
+		hwsim_flaky(run->res.rec, run->res.nrec);
 	/* The host's fault if no guest came up; a run that failed later was not (a full disk). */
 	if (sched_failed)
 		note("%s%s", e.msg, !run->res.nrec ? DOCTOR_HINT : "");
@@ -1213,7 +1240,7 @@ static void check_inputs(struct session *s)
 			    "guest's root (e.g. DIR/usr/sbin/hostapd)",
 			    s->o->overlays[i]);
 	if (s->o->cmd == CMD_RUN || s->o->cmd == CMD_COMPARE || s->o->cmd == CMD_KSELFTEST ||
-	    s->o->cmd == CMD_KUNIT) {
+	    s->o->cmd == CMD_KUNIT || s->o->cmd == CMD_HWSIM) {
 		const char *dir = s->o->results_dir ? s->o->results_dir : "results";
 
 		if (!could_create(dir))
@@ -1516,6 +1543,150 @@ static int cmd_kselftest(const struct opts *o)
 	free(live_kselftest);
 	live_kselftest = NULL;
 	strv_free(suites);
+	return code;
+}
+
+/* ---- hwsim -------------------------------------------------------- */
+
+static void remove_live_hwsim(void)
+{
+	if (live_hwsim)
+		rm_rf(live_hwsim);
+}
+
+/* Whether the command line had option name ("--retry"), in any form. */
+static bool option_given(const struct opts *o, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (int i = 0; i < o->nopt_words; i++)
+		if (!strncmp(o->opt_words[i], name, l) &&
+		    (o->opt_words[i][l] == '\0' || o->opt_words[i][l] == '='))
+			return true;
+	return false;
+}
+
+/* --list: the selected cases, "MODULE CASE" a line, and no guest. */
+static int hwsim_print_list(const struct hwsim_list *sel)
+{
+	for (size_t i = 0; i < sel->n; i++)
+		outq_printf(&outq_stdout, "%s %s\n", sel->v[i].module, sel->v[i].name);
+	finish_stdout(&(int){ 0 });
+	return EXIT_PASS;
+}
+
+/* The tree's programs, built with its tests/hwsim configs (or found cached). */
+static char *hwsim_build(const struct session *s, const char *tree)
+{
+	struct hostap_build_opts bo = {
+		.tree = tree,
+		.jobs = s->o->make_jobs ? s->o->make_jobs : cpus_usable(),
+		.progress = isatty(2),
+		.say = say_progress,
+	};
+	char *dir = NULL;
+	struct uerr e;
+	bool built;
+
+	if (hostap_build(&bo, &dir, &built, &e) < 0)
+		uerr_die(&e);
+	return dir;
+}
+
+/*
+ * hwsim: hostap's own tests/hwsim suite of --hostap=TREE, its cases in
+ * batches as a generated suite, run the way 'run --suite-dir' runs one
+ * (docs/hwsim.md), in guests of a kernel and root folder of their own.
+ */
+static int cmd_hwsim(const struct opts *o)
+{
+	struct opts run = *o;
+	struct session s = { .o = &run };
+	_cleanup_free_ char *tree = realpath(o->hostap, NULL);
+	_cleanup_free_ char *fragment = NULL;
+	_cleanup_free_ char *build = NULL;
+	_cleanup_free_ char *start = NULL;
+	char **configs = NULL, **mounts = NULL;
+	char *suites[] = { HWSIM_SUITE, NULL };
+	struct hwsim_list all, sel;
+	struct hwsim_layout layout = {
+		.radios = HWSIM_RADIOS_DEFAULT,
+		.timeout = HWSIM_TIMEOUT,
+		.mem = HWSIM_MEM,
+	};
+	struct uerr e;
+	int code;
+
+	if (hwsim_tree_check(tree ? tree : o->hostap, &e) < 0)
+		uerr_die(&e);
+	if (hwsim_list_read(tree, &all, &e) < 0 ||
+	    hwsim_select(&all, o->args, (size_t)o->nargs, o->modules, o->nmodules, &sel, &e) < 0)
+		uerr_die(&e);
+	hwsim_list_free(&all);
+	if (o->list) {
+		code = hwsim_print_list(&sel);
+		hwsim_list_free(&sel);
+		return code;
+	}
+	find_project(&s);
+	/*
+	 * --wall-timeout is a case's limit, after each result; the first
+	 * result also waits for the guest's start (python3 imports every module).
+	 */
+	s.case_wall = o->wall_timeout ? o->wall_timeout : HWSIM_CASE_WALL_TIMEOUT;
+	layout.wall_timeout = s.case_wall + HWSIM_SETUP_WALL;
+	run.wall_timeout = 0;
+	/*
+	 * A batch runs the same way again (simulated time): what is retried
+	 * is its failed cases, alone in a fresh guest, once; --retry=0: none.
+	 */
+	s.case_retry = o->retry > 0 || !option_given(o, "--retry");
+	run.retry = 0;
+	/* The suite's certificates must be valid: a start the tree gives, the same each run. */
+	if (!o->start && o->mode != TT_OFF) {
+		int64_t secs;
+
+		if (hwsim_start_of(tree, &secs, &e) < 0)
+			uerr_die(&e);
+		start = xasprintf("%lld", (long long)secs);
+		run.start = start;
+	}
+	fragment = xasprintf("%s/uml-config/hwsim/hwsim.config", s.project);
+	configs = xcalloc(o->nconfigs + 2, sizeof(char *));
+	configs[0] = fragment;
+	for (size_t i = 0; i < o->nconfigs; i++)
+		configs[i + 1] = o->configs[i];
+	run.configs = configs;
+	run.nconfigs = o->nconfigs + 1;
+	s.manifest_extra = xasprintf("%s/rootfs/manifest.hwsim", s.project);
+	check_inputs(&s);
+	build = hwsim_build(&s, tree);
+	mounts = xcalloc(o->nmounts + 3, sizeof(char *));
+	mounts[0] = xasprintf("%s:" HWSIM_GUEST_TREE, tree);
+	mounts[1] = xasprintf("%s:" HWSIM_GUEST_BUILD, build);
+	for (size_t i = 0; i < o->nmounts; i++)
+		mounts[i + 2] = o->mounts[i];
+	run.mounts = mounts;
+	run.nmounts = o->nmounts + 2;
+	if (kselftest_suites_make(&live_hwsim, &e) < 0)
+		uerr_die(&e);
+	atexit(remove_live_hwsim);
+	scratch_push(live_hwsim);
+	if (hwsim_suite_write(live_hwsim, &sel, &layout, &e) < 0)
+		uerr_die(&e);
+	scratch_pop(live_hwsim);
+	hwsim_list_free(&sel);
+	run.suite_dir = live_hwsim;
+	run.args = suites;
+	run.nargs = 1;
+	code = run_session(&s);
+	rm_rf(live_hwsim);
+	free(live_hwsim);
+	live_hwsim = NULL;
+	free(mounts[0]);
+	free(mounts[1]);
+	free(mounts);
+	free(configs);
 	return code;
 }
 
@@ -2195,7 +2366,7 @@ static int cmd_prune(const struct opts *o)
 	ko = kernel_opts_of(&s, config_dir);
 	ko.fetch_script = NULL; /* prune never downloads a kernel source */
 	if (kernel_locate(&ko, &kdir, &e) < 0 ||
-	    rootfs_locate(s.project, s.guestbin, &rdir, &e) < 0)
+	    rootfs_locate(s.project, s.guestbin, NULL, &rdir, &e) < 0)
 		uerr_die(&e);
 	keep[0] = kdir;
 	keep[1] = rdir;

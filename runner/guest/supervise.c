@@ -762,6 +762,7 @@ struct guest {
 	int tfd; /* wall-clock watchdog */
 	pid_t pid;
 	double t0, wall_timeout;
+	bool rearmed;		  /* the limit is per result now (guest_rearm) */
 	unsigned long long limit; /* of /results, when results_full */
 	double next_walk;	  /* when guest_results_full may walk /results again */
 	bool reaped, wall_expired, results_full, results_deep, results_many, aborted;
@@ -1156,6 +1157,20 @@ bool guest_check_exit(struct guest *g)
 	return g->reaped;
 }
 
+void guest_rearm(struct guest *g, double seconds)
+{
+	struct itimerspec its = { 0 };
+
+	if (g->tfd < 0 || g->wall_expired || seconds <= 0)
+		return;
+	its.it_value.tv_sec = (time_t)seconds;
+	its.it_value.tv_nsec = (long)((seconds - (double)(time_t)seconds) * 1e9);
+	if (timerfd_settime(g->tfd, 0, &its, NULL) == 0) {
+		g->wall_timeout = seconds;
+		g->rearmed = true;
+	}
+}
+
 void guest_interrupt(struct guest *g, int sig)
 {
 	if (!g->o.host_signal)
@@ -1218,7 +1233,13 @@ static void decide(struct guest *g)
 		 * with the control line's device) wrote to fake one.
 		 */
 		o->end = GUEST_WALL_TIMEOUT;
-		snprintf(o->detail, sizeof(o->detail), "wall-clock limit of %g s", g->wall_timeout);
+		if (g->rearmed)
+			snprintf(o->detail, sizeof(o->detail),
+				 "no result for %g s of wall time (the limit after each result)",
+				 g->wall_timeout);
+		else
+			snprintf(o->detail, sizeof(o->detail), "wall-clock limit of %g s",
+				 g->wall_timeout);
 	} else if (g->st.host_fault) {
 		/* Whatever the test reported after it: its processes were lost. */
 		o->end = GUEST_CRASH;

@@ -121,6 +121,11 @@ bool guest_check_exit(struct guest *g);
 bool guest_results_full(struct guest *g, unsigned long long limit, bool last);
 /* What one guest may leave in /results (and UML's folder), run or exec. */
 #define GUEST_RESULTS_MAX_BYTES (2ULL << 30)
+/*
+ * The wall-clock limit starts again: seconds from now (a test file that
+ * reports many results, hostap's batches, is given its limit per result).
+ */
+void guest_rearm(struct guest *g, double seconds);
 /* umlrun got signal sig: end the guest; it will be reported interrupted. */
 void guest_interrupt(struct guest *g, int sig);
 /* The run itself failed (a full results disk): end the guest, reported so. */

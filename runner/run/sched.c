@@ -89,6 +89,7 @@ struct slot {
 	char *dir; /* relative to the run folder */
 	char *abs;
 	double started;
+	size_t results; /* the results seen so far (for so->result_wall_timeout) */
 };
 
 struct sched {
@@ -671,6 +672,7 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 		emit_detail(&sl->io, "# %s\n", t->id);
 	sl->gio = (struct guest_io){ on_out, on_err, on_console, &sl->io };
 	sl->started = monotonic_now();
+	sl->results = 0;
 	return guest_start(&sl->spec, argv, &sl->gio,
 			   so->wall_timeout ? so->wall_timeout : t->wall_timeout, &sl->g, e);
 }
@@ -882,6 +884,7 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	struct guest_outcome o;
 	struct record *r;
 	char *reason = NULL, *diff = NULL, *lost, *lost_art;
+	bool followed = false;
 	size_t removed = 0;
 	enum verdict v;
 
@@ -935,7 +938,19 @@ static void slot_finish(struct sched *s, struct slot *sl)
 			v = V_FAIL;
 		free(diff);
 	}
-	if (is_failure(v) && !s->res->host_signal && sl->job.tries <= so->retry) {
+	/* A hostap batch: its stuck case's rest, its failed cases again, in fresh guests. */
+	if (is_failure(v) && so->follow_up && !s->res->host_signal) {
+		const struct test **more = so->follow_up(so->follow_ctx, sl->job.t, v, &sl->ktap);
+
+		for (size_t i = 0; more && more[i]; i++) {
+			emit_detail(&sl->io, "# %s: %s follows\n", sl->job.t->id, more[i]->id);
+			enqueue(s, (struct job){ .t = more[i], .attempt = 1 });
+			s->total++;
+			followed = true;
+		}
+		free(more);
+	}
+	if (is_failure(v) && !followed && !s->res->host_signal && sl->job.tries <= so->retry) {
 		block_end(&sl->io, false);
 		retry(s, sl, reason);
 		print_block(s, sl);
@@ -1111,9 +1126,18 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 		free(pf);
 		outq_flush(&outq_stdout);
 		outq_flush(&outq_stderr);
-		for (int i = 0; i < nslots; i++)
-			if (s.slots[i].g)
-				guest_results_full(s.slots[i].g, GUEST_RESULTS_MAX_BYTES, false);
+		for (int i = 0; i < nslots; i++) {
+			struct slot *sl = &s.slots[i];
+
+			if (!sl->g)
+				continue;
+			guest_results_full(sl->g, GUEST_RESULTS_MAX_BYTES, false);
+			if (so->result_wall_timeout > 0 &&
+			    sl->ktap.ncases + sl->ktap.dropped != sl->results) {
+				sl->results = sl->ktap.ncases + sl->ktap.dropped;
+				guest_rearm(sl->g, so->result_wall_timeout);
+			}
+		}
 	}
 	/* On an error, no guest may outlive the loop. */
 	for (int i = 0; i < so->jobs; i++) {

@@ -28,6 +28,12 @@ struct sched_opts {
 	const char *mem;	/* --mem: overrides the suite's settings */
 	long timeout;		/* --timeout: 0 means the suite's settings */
 	double wall_timeout;	/* --wall-timeout: 0 means the suite's settings */
+	/*
+	 * After each result a test file reports, its wall-clock limit starts
+	 * again with this many seconds (0: one limit for the whole file):
+	 * a hostap batch's limit is a case's, not the batch's.
+	 */
+	double result_wall_timeout;
 	int jobs, repeat, retry;
 	bool check_determinism;
 	/*
@@ -43,6 +49,16 @@ struct sched_opts {
 	const char *run_dir;
 	FILE *run_ktap; /* the run's ktap.txt */
 	FILE *out;	/* where KTAP goes as it comes (stdout), or NULL */
+	/*
+	 * What may follow a test file that did not pass (hostap's batches):
+	 * follow_up gets its verdict and results (it may add results, as the
+	 * case a batch was stuck in) and returns the test files to queue, a
+	 * NULL-terminated array it allocated (or NULL). The tests must outlive
+	 * the results. A test file that is followed up is not retried.
+	 */
+	const struct test **(*follow_up)(void *ctx, const struct test *t, enum verdict v,
+					 struct ktap *k);
+	void *follow_ctx;
 };
 
 struct sched_result {

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/* test_hwsim.c - hostap's cases: listed, selected, batched, continued. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hwsim.h"
+#include "tap.h"
+
+/* A module of n cases, named PREFIX0..PREFIXn-1. */
+static void add_module(struct hwsim_list *l, const char *module, const char *prefix, int n)
+{
+	struct strbuf sb = { 0 };
+
+	for (int i = 0; i < n; i++)
+		sb_printf(&sb, "def test_%s%d(dev, apdev):\n    \"\"\"x\"\"\"\n", prefix, i);
+	hwsim_list_parse(module, sb.buf, l);
+	sb_release(&sb);
+}
+
+static void test_parse(void)
+{
+	struct hwsim_list l = { 0 };
+
+	hwsim_list_parse("ap_open",
+			 "import x\n"
+			 "def test_ap_open(dev, apdev):\n"
+			 "    pass\n"
+			 "def helper_test_x(dev):\n"
+			 "  def test_nested(dev):\n"
+			 "def test_ap_open_2(dev):\n"
+			 "def test_bad name(dev):\n"
+			 "def test_(dev):\n"
+			 "#def test_commented(dev):\n",
+			 &l);
+	is_int((long long)l.n, 2, "parse: only top-level def test_NAME( lines are cases");
+	is_str(l.n > 1 ? l.v[1].name : NULL, "ap_open_2", "parse: the name without test_");
+	is_str(l.n ? l.v[0].module : NULL, "ap_open", "parse: the module");
+	hwsim_list_free(&l);
+}
+
+static void test_select(void)
+{
+	struct hwsim_list all = { 0 }, sel;
+	struct uerr e;
+	char *args[] = { "b1", "a*", "b1" };
+	char *mods[] = { "test_b" };
+	char *bad[] = { "zz" };
+	char *badglob[] = { "zz*" };
+
+	add_module(&all, "a", "a", 3);
+	add_module(&all, "b", "b", 2);
+	ok(hwsim_select(&all, NULL, 0, NULL, 0, &sel, &e) == 0 && sel.n == 5,
+	   "select: nothing named is every case");
+	hwsim_list_free(&sel);
+	ok(hwsim_select(&all, args, 3, NULL, 0, &sel, &e) == 0 && sel.n == 4 &&
+	       !strcmp(sel.v[0].name, "b1") && !strcmp(sel.v[1].name, "a0"),
+	   "select: names and prefixes in the order given, each case once");
+	hwsim_list_free(&sel);
+	ok(hwsim_select(&all, NULL, 0, mods, 1, &sel, &e) == 0 && sel.n == 2,
+	   "select: a module (test_ prefix taken off) is its cases");
+	hwsim_list_free(&sel);
+	ok(hwsim_select(&all, bad, 1, NULL, 0, &sel, &e) < 0 && e.code == EXIT_USAGE &&
+	       strstr(e.msg, "'zz'"),
+	   "select: an unknown case is a usage error naming it");
+	ok(hwsim_select(&all, badglob, 1, NULL, 0, &sel, &e) < 0 && e.code == EXIT_USAGE,
+	   "select: a prefix matching nothing is a usage error");
+	ok(hwsim_select(&all, NULL, 0, bad, 1, &sel, &e) < 0 && e.code == EXIT_USAGE &&
+	       strstr(e.msg, "test_zz.py"),
+	   "select: an unknown module is a usage error");
+	hwsim_list_free(&all);
+}
+
+static void test_batches(void)
+{
+	struct hwsim_list l = { 0 };
+	size_t *starts, n;
+
+	add_module(&l, "big", "big", 101); /* three even parts: 34 34 33 */
+	add_module(&l, "s1", "s1_", 5);	   /* joins the last part: 38 */
+	add_module(&l, "s2", "s2_", 5);	   /* would pass 40: a batch of its own */
+	add_module(&l, "s3", "s3_", 30);   /* joins: 35 */
+	hwsim_batches(&l, &starts, &n);
+	ok(n == 4 && starts[0] == 0 && starts[1] == 34 && starts[2] == 68 && starts[3] == 106,
+	   "batches: a big module in even parts, small ones joining while within %d",
+	   HWSIM_BATCH_MAX);
+	free(starts);
+	hwsim_list_free(&l);
+}
+
+static void test_suite_and_follow_up(void)
+{
+	char tmpl[] = "/tmp/test_hwsim.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	struct hwsim_list l = { 0 };
+	struct hwsim_layout lay = { 7, 86400, 900, "512M" };
+	struct uerr e;
+	struct ktap k;
+	char *text = NULL, *rest_text = NULL;
+	const struct test *rest, **more;
+	char *retry_text = NULL;
+	_cleanup_free_ char *retryp = NULL;
+	struct test t = { 0 };
+	_cleanup_free_ char *suite = xasprintf("%s/" HWSIM_SUITE, dir);
+	_cleanup_free_ char *copy = xasprintf("%s/copy", dir);
+	_cleanup_free_ char *first = xasprintf("%s/t0001-m.sh", suite);
+	_cleanup_free_ char *restp = xasprintf("%s/t0001-m-after-m1.sh", copy);
+	const char *dirs[2] = { suite, copy };
+
+	retryp = xasprintf("%s/t0001-m-retry.sh", copy);
+
+	add_module(&l, "m", "m", 4);
+	ok(hwsim_suite_write(dir, &l, &lay, &e) == 0 && read_file(first, &text, NULL) == 0 &&
+	       strstr(text, "hwsim_cases \\\n\tm0 \\\n\tm1") && strstr(text, "HWSIM_RADIOS=7"),
+	   "suite: a batch file names its cases for hwsim_cases");
+	mkdir(copy, 0755);
+	t.suite = HWSIM_SUITE;
+	t.file = "t0001-m.sh";
+	t.id = HWSIM_SUITE "/t0001-m.sh";
+	ktap_init(&k);
+	ktap_feed(&k, "1..4");
+	ktap_feed(&k, "ok 1 m0");
+	more = hwsim_follow_up(dirs, &t, V_TIMEOUT, &k, true);
+	rest = more ? more[0] : NULL;
+	ok(k.ncases == 2 && k.cases[1].result == KTAP_FAIL && !strcmp(k.cases[1].title, "m1"),
+	   "follow-up: the case it was stuck in is a failed result");
+	ok(rest && !strcmp(rest->file, "t0001-m-after-m1.sh") &&
+	       read_file(restp, &rest_text, NULL) == 0 && !strstr(rest_text, "\tm1") &&
+	       strstr(rest_text, "\tm2 \\\n\tm3\n"),
+	   "follow-up: the cases after it in a file of their own, in both folders");
+	ktap_free(&k);
+	ktap_init(&k);
+	ktap_feed(&k, "ok 1 m0");
+	ktap_feed(&k, "ok 2 m1");
+	ktap_feed(&k, "ok 3 m2");
+	free(more);
+	more = hwsim_follow_up(dirs, &t, V_TIMEOUT, &k, true);
+	ok(more && !more[0] && k.ncases == 4,
+	   "follow-up: stuck in the last case, nothing is left to run");
+	free(more);
+	ktap_free(&k);
+	ktap_init(&k);
+	ktap_feed(&k, "1..4");
+	ktap_feed(&k, "ok 1 m0");
+	ktap_feed(&k, "not ok 2 m1");
+	ktap_feed(&k, "ok 3 m2");
+	ktap_feed(&k, "not ok 4 m3");
+	more = hwsim_follow_up(dirs, &t, V_FAIL, &k, true);
+	ok(more && more[0] && !more[1] && !strcmp(more[0]->file, "t0001-m-retry.sh") &&
+	       read_file(retryp, &retry_text, NULL) == 0 &&
+	       strstr(retry_text, "hwsim_cases \\\n\tm1 \\\n\tm3\n"),
+	   "follow-up: the failed cases again, alone, in a retry file");
+	free(more);
+	{
+		struct record rec[2] = { 0 };
+		struct test rt = t;
+
+		rt.file = "t0001-m-retry.sh";
+		rec[0] = (struct record){ .test = &t, .ktap = k, .verdict = V_FAIL };
+		ktap_init(&rec[1].ktap);
+		rec[1].test = &rt;
+		ktap_feed(&rec[1].ktap, "ok 1 m1");
+		ktap_feed(&rec[1].ktap, "ok 2 m3");
+		hwsim_flaky(rec, 2);
+		ok(rec[0].verdict == V_FLAKY && rec[0].reason && strstr(rec[0].reason, "m1, m3"),
+		   "flaky: a batch whose failed cases passed alone is flaky, naming them");
+		free(rec[0].reason);
+		ktap_free(&rec[1].ktap);
+	}
+	ktap_free(&k);
+	free(text);
+	free(rest_text);
+	free(retry_text);
+	hwsim_list_free(&l);
+	rm_rf(dir);
+}
+
+static void test_start(void)
+{
+	struct uerr e;
+	int64_t secs;
+
+	ok(hwsim_start_of("/nonexistent", &secs, &e) < 0 && e.code == EXIT_USAGE,
+	   "start: a tree without certificates is a usage error");
+}
+
+int main(void)
+{
+	plan(17);
+	test_parse();
+	test_select();
+	test_batches();
+	test_suite_and_follow_up();
+	test_start();
+	return done_testing();
+}
