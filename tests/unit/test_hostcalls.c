@@ -168,15 +168,40 @@ static int make_call(int i)
 	return r < 0 ? (errno ? errno : EIO) : 0;
 }
 
+/*
+ * Whether this host answers the i386 ABI at all: a host kernel without
+ * IA32 emulation (or booted with ia32_emulation=0) kills a process's
+ * int 0x80 with a signal before any filter sees it.
+ */
+static bool host_has_i386(void)
+{
+	int st = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		long ret = 20; /* i386 getpid */
+
+		__asm__ volatile("int $0x80" : "+a"(ret) : : "memory");
+		_exit(0);
+	}
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st);
+}
+
 int main(void)
 {
 	size_t n = sizeof(calls) / sizeof(calls[0]);
+	bool i386 = host_has_i386();
 
 	plan((int)n + 3);
 	for (size_t i = 0; i < n; i++) {
 		int p[2], got = -1, st = 0;
 		pid_t pid;
 
+		if (!strcmp(calls[i].what, "getpid through int 0x80 (i386)") && !i386) {
+			ok(true, "# SKIP this host has no i386 ABI: int 0x80 is killed unfiltered "
+				 "too");
+			continue;
+		}
 		if (pipe(p) < 0)
 			return 1;
 		pid = fork();
