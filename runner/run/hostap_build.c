@@ -261,6 +261,33 @@ static char *recipe_text(void)
 	return sb_detach(&sb);
 }
 
+/*
+ * The versions of the libraries the programs build against (their -dev
+ * packages; absent ones are left out): a library installed later builds
+ * what needed it (hs20-osu-client wants libcurl's), a new one relinks.
+ */
+static char *library_versions(void)
+{
+	char *argv[] = { "dpkg-query",
+			 "-W",
+			 "-f=${Package} ${db:Status-Abbrev}${Version}\n",
+			 "libssl-dev",
+			 "libnl-3-dev",
+			 "libnl-genl-3-dev",
+			 "libnl-route-3-dev",
+			 "libdbus-1-dev",
+			 "libpcap-dev",
+			 "libsqlite3-dev",
+			 "libcurl4-openssl-dev",
+			 "libxml2-dev",
+			 "binutils-dev",
+			 NULL };
+	int st;
+	char *out = capture_argv(argv, &st);
+
+	return out ? out : xstrdup("");
+}
+
 /* What a build's key is made of; *text, when asked for, is inputs.txt. */
 struct hb_inputs {
 	char **v; /* the input files, relative */
@@ -273,6 +300,7 @@ static int inputs_of(const char *tree, struct hb_inputs *in, char **text, struct
 {
 	_cleanup_free_ char *cc = compiler_version();
 	_cleanup_free_ char *recipe = recipe_text();
+	_cleanup_free_ char *libs = library_versions();
 	_cleanup_free_ char *keyed = NULL;
 	struct hasher *h;
 	char hex[65];
@@ -286,7 +314,8 @@ static int inputs_of(const char *tree, struct hb_inputs *in, char **text, struct
 		return -1;
 	}
 	/* The tree's path is not keyed: two checkouts alike share a build. */
-	keyed = xasprintf("content: %s\ncompiler: %s\nrecipe: %s\n", in->content, cc, recipe);
+	keyed = xasprintf("content: %s\ncompiler: %s\nrecipe: %s\nlibraries:\n%s", in->content, cc,
+			  recipe, libs);
 	h = hasher_new();
 	hasher_add_str(h, keyed);
 	hasher_final(h, hex);
