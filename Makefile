@@ -44,7 +44,7 @@ JSON_CFLAGS = $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS = $(shell pkg-config --libs json-c 2>/dev/null)
 LIBS = -lcrypto $(JSON_LIBS)
 
-.PHONY: profiles-check all check check-installed suites-check unit-check harness-check integration-check html-check header-check format-check \
+.PHONY: hwsim-check profiles-check all check check-installed suites-check unit-check harness-check integration-check html-check header-check format-check \
 	format bench install clean deps fuzz fuzz-check man man-check completion-check install-check deb-check FORCE
 
 all: $(B)/umlrun $(GUEST_BINS)
@@ -165,6 +165,11 @@ suites-check: all
 	$(if $(filter wireless,$(SUITES)),./build/umlrun run -q --results=$(B)/check-results \
 		--time-travel=basic wireless/t0009-regulatory.sh wireless/t0023-dfs.sh)
 
+# hostap's own tests/hwsim suite (umlrun hwsim, docs/hwsim.md) on the
+# project's hostap snapshot: a few cases, a spinning one, bad input. It
+# builds hostap's programs and the hwsim kernel once (cached).
+hwsim-check: all
+	sh tests/integration/hwsim.sh
 # The HTML report, loaded in a real headless browser (Debian's chromium).
 html-check: all
 	sh tests/html/check.sh
@@ -252,7 +257,7 @@ check: deps
 	$(MAKE) --no-print-directory check-installed
 
 check-installed: all header-check format-check unit-check fuzz-check harness-check integration-check html-check \
-	suites-check man-check completion-check install-check deb-check
+	suites-check hwsim-check man-check completion-check install-check deb-check
 
 bench: all
 	sh bench/run.sh

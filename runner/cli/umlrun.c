@@ -91,6 +91,7 @@ struct session {
 	char *manifest_extra;	/* a suite's own root: its manifest after rootfs/manifest */
 	double case_wall;	/* hwsim: a case's wall-clock limit (sched's result_wall_timeout) */
 	bool case_retry;	/* hwsim: a batch's failed cases once again, alone */
+	const char *hwsim_tree; /* hwsim: --hostap, resolved */
 };
 
 static void find_project(struct session *s)
@@ -965,7 +966,7 @@ static const struct test **hwsim_more(void *ctx, const struct test *t, enum verd
 				      struct ktap *k)
 {
 	const struct session *s = ctx;
-	_cleanup_free_ char *mine = xasprintf("%s/%s", live_hwsim, t->suite);
+	_cleanup_free_ char *mine = xasprintf("%s/suites/%s", live_hwsim, t->suite);
 	_cleanup_free_ char *staged = xasprintf("%s/suite/%s", s->stage.dir, t->suite);
 	const char *const dirs[2] = { mine, staged };
 
@@ -1566,6 +1567,37 @@ static bool option_given(const struct opts *o, const char *name)
 	return false;
 }
 
+/*
+ * --rerun-failed: the cases the last run failed (hostap's names), from
+ * its hwsim batches; *n 0 when it failed none.
+ */
+static char **hwsim_failed_cases(const struct session *s, size_t *n)
+{
+	struct loaded_run last;
+	char **v = NULL;
+
+	*n = 0;
+	load_last_run(s, &last);
+	for (size_t i = 0; i < last.n; i++) {
+		const struct record *r = &last.rec[i];
+
+		if (strcmp(r->test->suite, HWSIM_SUITE) || verdict_passed(r->verdict))
+			continue;
+		for (size_t c = 0; c < r->ktap.ncases; c++)
+			if (r->ktap.cases[c].result == KTAP_FAIL) {
+				v = xrealloc(v, (*n + 2) * sizeof(*v));
+				v[(*n)++] = xstrdup(r->ktap.cases[c].title);
+				v[*n] = NULL;
+			}
+	}
+	if (last.info.nnot_run)
+		die(EXIT_USAGE,
+		    "--rerun-failed: the last run stopped before some of its batches started; "
+		    "run the cases anew");
+	results_free(&last);
+	return v;
+}
+
 /* --list: the selected cases, "MODULE CASE" a line, and no guest. */
 static int hwsim_print_list(const struct hwsim_list *sel)
 {
@@ -1594,6 +1626,36 @@ static char *hwsim_build(const struct session *s, const char *tree)
 }
 
 /*
+ * The generated suite (live_hwsim/suites/hwsim) and what the guests mount:
+ * the tree, and the built programs as hard links into the cache
+ * (live_hwsim/build; a guest may not reach the cache itself), as the
+ * stage holds the root folder.
+ */
+static void hwsim_stage(const struct session *s, const char *build, const struct hwsim_list *sel,
+			const struct hwsim_layout *layout, char ***mounts)
+{
+	_cleanup_free_ char *suites = xasprintf("%s/suites", live_hwsim);
+	_cleanup_free_ char *linked = xasprintf("%s/build", live_hwsim);
+	char *cp_link[] = { "cp", "-al", (char *)build, linked, NULL };
+	char *cp[] = { "cp", "-a", (char *)build, linked, NULL };
+	const struct opts *o = s->o;
+	struct uerr e;
+
+	if (mkdir(suites, 0755) < 0)
+		die_sys(EXIT_INFRA, "cannot create %s", suites);
+	/* Hard links cost nothing; a copy across file systems. */
+	if (run_argv(cp_link, -1) != 0 && (rm_rf(linked), run_argv(cp, -1) != 0))
+		die(EXIT_INFRA, "cannot copy %s to %s", build, linked);
+	if (hwsim_suite_write(suites, sel, layout, &e) < 0)
+		uerr_die(&e);
+	*mounts = xcalloc(o->nmounts + 3, sizeof(char *));
+	(*mounts)[0] = xasprintf("%s:" HWSIM_GUEST_TREE, s->hwsim_tree);
+	(*mounts)[1] = xasprintf("%s:" HWSIM_GUEST_BUILD, linked);
+	for (size_t i = 0; i < o->nmounts; i++)
+		(*mounts)[i + 2] = o->mounts[i];
+}
+
+/*
  * hwsim: hostap's own tests/hwsim suite of --hostap=TREE, its cases in
  * batches as a generated suite, run the way 'run --suite-dir' runs one
  * (docs/hwsim.md), in guests of a kernel and root folder of their own.
@@ -1606,7 +1668,8 @@ static int cmd_hwsim(const struct opts *o)
 	_cleanup_free_ char *fragment = NULL;
 	_cleanup_free_ char *build = NULL;
 	_cleanup_free_ char *start = NULL;
-	char **configs = NULL, **mounts = NULL;
+	_cleanup_free_ char *suite_dir = NULL;
+	char **configs = NULL, **mounts = NULL, **failed = NULL;
 	char *suites[] = { HWSIM_SUITE, NULL };
 	struct hwsim_list all, sel;
 	struct hwsim_layout layout = {
@@ -1617,11 +1680,29 @@ static int cmd_hwsim(const struct opts *o)
 	struct uerr e;
 	int code;
 
-	if (hwsim_tree_check(tree ? tree : o->hostap, &e) < 0)
+	if (hwsim_tree_check(tree ? tree : o->hostap, &e) < 0 || hostap_tree_check(tree, &e) < 0)
 		uerr_die(&e);
-	if (hwsim_list_read(tree, &all, &e) < 0 ||
-	    hwsim_select(&all, o->args, (size_t)o->nargs, o->modules, o->nmodules, &sel, &e) < 0)
+	if (hwsim_list_read(tree, &all, &e) < 0)
 		uerr_die(&e);
+	/* By case: what the last run failed, run anew as the cases they are. */
+	if (o->rerun_failed) {
+		size_t nfailed;
+
+		if (o->nargs || o->nmodules)
+			die(EXIT_USAGE, "--rerun-failed picks the cases itself: name none");
+		failed = hwsim_failed_cases(&s, &nfailed);
+		if (!nfailed) {
+			note("--rerun-failed: the last run failed no case; nothing to rerun");
+			hwsim_list_free(&all);
+			return EXIT_PASS;
+		}
+		run.rerun_failed = false;
+		if (hwsim_select(&all, failed, nfailed, NULL, 0, &sel, &e) < 0)
+			uerr_die(&e);
+	} else if (hwsim_select(&all, o->args, (size_t)o->nargs, o->modules, o->nmodules, &sel,
+				&e) < 0) {
+		uerr_die(&e);
+	}
 	hwsim_list_free(&all);
 	if (o->list) {
 		code = hwsim_print_list(&sel);
@@ -1659,24 +1740,20 @@ static int cmd_hwsim(const struct opts *o)
 	run.configs = configs;
 	run.nconfigs = o->nconfigs + 1;
 	s.manifest_extra = xasprintf("%s/rootfs/manifest.hwsim", s.project);
+	s.hwsim_tree = tree;
 	check_inputs(&s);
 	build = hwsim_build(&s, tree);
-	mounts = xcalloc(o->nmounts + 3, sizeof(char *));
-	mounts[0] = xasprintf("%s:" HWSIM_GUEST_TREE, tree);
-	mounts[1] = xasprintf("%s:" HWSIM_GUEST_BUILD, build);
-	for (size_t i = 0; i < o->nmounts; i++)
-		mounts[i + 2] = o->mounts[i];
-	run.mounts = mounts;
-	run.nmounts = o->nmounts + 2;
 	if (kselftest_suites_make(&live_hwsim, &e) < 0)
 		uerr_die(&e);
 	atexit(remove_live_hwsim);
 	scratch_push(live_hwsim);
-	if (hwsim_suite_write(live_hwsim, &sel, &layout, &e) < 0)
-		uerr_die(&e);
+	hwsim_stage(&s, build, &sel, &layout, &mounts);
 	scratch_pop(live_hwsim);
 	hwsim_list_free(&sel);
-	run.suite_dir = live_hwsim;
+	run.mounts = mounts;
+	run.nmounts = o->nmounts + 2;
+	suite_dir = xasprintf("%s/suites", live_hwsim);
+	run.suite_dir = suite_dir;
 	run.args = suites;
 	run.nargs = 1;
 	code = run_session(&s);
@@ -1687,6 +1764,7 @@ static int cmd_hwsim(const struct opts *o)
 	free(mounts[1]);
 	free(mounts);
 	free(configs);
+	strv_free(failed);
 	return code;
 }
 

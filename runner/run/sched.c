@@ -166,6 +166,23 @@ static void draw_progress(struct sched *s)
 	memset(bar, '#', fill);
 	memset(bar + fill, '.', 30 - fill);
 	bar[30] = '\0';
+	/* The cases within the files (hostap's batches): ended, and running. */
+	{
+		size_t c[KTAP_XPASS + 1] = { 0 };
+
+		for (size_t r = 0; r < s->res->nrec; r++)
+			for (int k = 0; k <= KTAP_XPASS; k++)
+				c[k] += (size_t)s->res->rec[r].ktap.counts[k];
+		for (int i = 0; i < so->jobs; i++)
+			for (int k = 0; s->slots[i].g && k <= KTAP_XPASS; k++)
+				c[k] += (size_t)s->slots[i].ktap.counts[k];
+		if (c[KTAP_PASS] + c[KTAP_FAIL] + c[KTAP_SKIP] > s->res->nrec + (size_t)so->jobs) {
+			outq_printf(progress_q(), "  cases: %zu passed, %zu skipped, %zu failed\n",
+				    c[KTAP_PASS] + c[KTAP_XFAIL] + c[KTAP_XPASS], c[KTAP_SKIP],
+				    c[KTAP_FAIL]);
+			s->drawn++;
+		}
+	}
 	if (s->done)
 		outq_printf(progress_q(), "[%s] %zu passed, %zu failed, %zu remaining, ETA %.0fs\n",
 			    bar, s->passed, s->failed, left, eta);

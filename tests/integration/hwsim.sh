@@ -1,0 +1,117 @@
+#!/bin/sh
+# Integration tests of `umlrun hwsim` (docs/hwsim.md): hostap's own
+# tests/hwsim suite, from the hostap snapshot the project's checks use
+# (../shared/hostap/hostap-*.tar.xz beside the checkout, or
+# $UMLRUN_HOSTAP_TARBALL): bad input, a few real cases of each kind (pass,
+# skip with a reason), and a tree with a module of our own whose first case
+# spins (the guest is stopped, the case failed, the next case goes on in a
+# fresh guest) and whose last case fails (run again alone, still failing).
+#
+# Prints TAP; exits 1 if any check failed. Builds hostap's programs and the
+# hwsim kernel once (cached): about 15 minutes on 2 cores the first time.
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+umlrun=${UMLRUN:-$top/build/umlrun}
+work=$(mktemp -d /tmp/umlrun-hwsim.XXXXXX)
+chmod 755 "$work"
+export TMPDIR="$work/tmp"
+mkdir "$TMPDIR"
+trap 'rm -rf "$work"' EXIT INT TERM
+. "$top/tests/tap.sh"
+tap_on_fail() {
+	echo "# exit status $rc"
+	for f in "$work/out" "$work/err"; do
+		[ -s "$f" ] && tail -n 12 "$f" | sed 's/^/#   /'
+	done
+}
+run() {
+	"$@" >"$work/out" 2>"$work/err"
+	rc=$?
+}
+
+echo "TAP version 13"
+tarball=${UMLRUN_HOSTAP_TARBALL:-}
+if [ -z "$tarball" ]; then
+	for t in "$top"/../shared/hostap/hostap-*.tar.xz /work/shared/hostap/hostap-*.tar.xz; do
+		[ -f "$t" ] && tarball=$t && break
+	done
+fi
+if [ -z "$tarball" ]; then
+	echo "1..0 # SKIP no hostap snapshot (set UMLRUN_HOSTAP_TARBALL to a hostap-*.tar.xz)"
+	exit 0
+fi
+tar -xJf "$tarball" -C "$work" || {
+	echo "Bail out! cannot unpack $tarball"
+	exit 1
+}
+tree=$work/hostap
+results=$work/results
+
+# ---- bad input: one line, exit 2, nothing built ----
+run "$umlrun" hwsim --hostap="$work/nonexistent"
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "no such folder" "$work/err"
+check "hwsim --hostap of a missing folder exits 2 with one line"
+run "$umlrun" hwsim --hostap="$TMPDIR"
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "not a hostap tree" "$work/err"
+check "hwsim --hostap of a folder that is not hostap exits 2 with one line"
+run "$umlrun" hwsim --hostap="$tree" no_such_case
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "'no_such_case'" "$work/err"
+check "hwsim with an unknown case exits 2 naming it"
+run "$umlrun" hwsim --hostap="$tree" --module=no_such_module
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "test_no_such_module.py" "$work/err"
+check "hwsim with an unknown module exits 2 naming its file"
+run "$umlrun" hwsim
+[ $rc -eq 2 ] && grep -q -- "--hostap=TREE" "$work/err"
+check "hwsim without --hostap exits 2 saying how to give it"
+run "$umlrun" hwsim --hostap="$tree" --list
+[ $rc -eq 0 ] && [ "$(wc -l <"$work/out")" -gt 4000 ] && grep -qx "ap_open ap_open" "$work/out"
+check "hwsim --list names every case of the tree, MODULE CASE a line, without a guest"
+
+# ---- real cases: pass, skip with run-tests.py's reason ----
+run "$umlrun" hwsim --hostap="$tree" -j2 --results="$results" \
+	ap_open ap_wpa2_psk sae sigma_dut_basic
+[ $rc -eq 0 ] && [ ! -e "$tree/hostapd/hostapd" ] && [ ! -e "$tree/tests/hwsim/logs" ]
+check "hwsim runs real cases and passes; the tree stays as it was (no build, no logs in it)"
+k=$results/latest/ktap.txt
+grep -q "^    ok [0-9]* ap_open$" "$k" && grep -q "^    ok [0-9]* ap_wpa2_psk$" "$k" &&
+	grep -q "^    ok [0-9]* sae$" "$k"
+check "each case is a KTAP result of its batch"
+grep -q "^    ok [0-9]* sigma_dut_basic # SKIP .*sigma_dut" "$k"
+check "a case run-tests.py skips is a skip with its reason"
+grep -q '"start": 17' "$results/latest/results.json" &&
+	grep -q "<testcase classname=\"hwsim/t[0-9]*-[a-z_0-9-]*.sh\" name=\"ap_open\"" \
+		"$results/latest/junit.xml"
+check "results.json records the start, junit.xml a testcase per case"
+grep -q "^    # ap_open: [0-9.]* simulated s$" "$k"
+check "each case's simulated seconds are a diagnostic"
+
+# ---- a case that spins, one after it, one that fails ----
+cat >"$tree/tests/hwsim/test_umlrun_stuck.py" <<'EOF'
+def test_umlrun_stuck_spin(dev, apdev):
+    """spins in user space: simulated time stands still"""
+    while True:
+        pass
+
+def test_umlrun_stuck_after(dev, apdev):
+    """runs after the spin, in a fresh guest"""
+    pass
+
+def test_umlrun_stuck_fail(dev, apdev):
+    """fails every time"""
+    raise Exception("fails on purpose")
+EOF
+run "$umlrun" hwsim --hostap="$tree" --wall-timeout=40 --results="$results" --module=umlrun_stuck
+k=$results/latest/ktap.txt
+[ $rc -eq 124 ] && grep -q "^    not ok 1 umlrun_stuck_spin$" "$k"
+check "a case that spins stops its guest after --wall-timeout and fails (exit 124)"
+grep -q "^    ok 1 umlrun_stuck_after$" "$k" && grep -q "after-umlrun_stuck_spin.sh" "$k"
+check "the cases after a stuck one go on in a fresh guest"
+grep -q "^    not ok 2 umlrun_stuck_fail$" "$k" && grep -q "retry.sh" "$k" &&
+	[ -s "$(find "$results/latest" -path '*artifacts/umlrun_stuck_fail/umlrun_stuck_fail.log' | head -1)" ]
+check "a failed case runs again alone, fails again, and its logs are kept as artifacts"
+left=$(pgrep -af "$TMPDIR/umlrun"; ls -A "$TMPDIR")
+[ -z "$left" ]
+check "no guest or stage of these runs is left"
+
+tap_done
