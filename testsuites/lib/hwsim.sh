@@ -123,6 +123,7 @@ hwsim__drop() {
 hwsim__ktap() {
 	n=0
 	held=
+	ran=
 	while IFS= read -r line || [ -n "$line" ]; do
 		if [ -n "$held" ]; then
 			case $line in
@@ -136,7 +137,11 @@ hwsim__ktap() {
 			held=
 		fi
 		case $line in
-		'START '*) hwsim__say "$line" ;;
+		'START '*)
+			hwsim__say "$line"
+			set -- $line
+			ran="$ran $2"
+			;;
 		'PASS '* | 'FAIL '* | 'SKIP '*)
 			# shellcheck disable=SC2086 # the words of the line
 			set -- $line
@@ -149,6 +154,8 @@ hwsim__ktap() {
 				;;
 			FAIL)
 				hwsim__keep "$2"
+				# The cases before it in this guest may be why.
+				echo "# replay: umlrun hwsim --hostap=TREE$ran"
 				echo "not ok $n $2"
 				;;
 			SKIP)
