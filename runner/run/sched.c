@@ -957,7 +957,16 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	}
 	/* A hostap batch: its stuck case's rest, its failed cases again, in fresh guests. */
 	if (is_failure(v) && so->follow_up && !s->res->host_signal) {
+		size_t had = sl->ktap.ncases;
 		const struct test **more = so->follow_up(so->follow_ctx, sl->job.t, v, &sl->ktap);
+
+		/* The results it added (the case a batch was stuck in), shown too. */
+		for (size_t i = had; i < sl->ktap.ncases; i++) {
+			const struct ktap_case *c = &sl->ktap.cases[i];
+
+			emit_detail(&sl->io, "    %s %d %s\n",
+				    c->result == KTAP_FAIL ? "not ok" : "ok", c->number, c->title);
+		}
 
 		for (size_t i = 0; more && more[i]; i++) {
 			emit_detail(&sl->io, "# %s: %s follows\n", sl->job.t->id, more[i]->id);

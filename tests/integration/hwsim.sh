@@ -108,7 +108,7 @@ check "a case that spins stops its guest after --wall-timeout and fails (exit 12
 grep -q "^    ok 1 umlrun_stuck_after$" "$k" && grep -q "after-umlrun_stuck_spin.sh" "$k"
 check "the cases after a stuck one go on in a fresh guest"
 grep -q "^    not ok 2 umlrun_stuck_fail$" "$k" && grep -q "retry.sh" "$k" &&
-	[ -s "$(find "$results/latest" -path '*artifacts/umlrun_stuck_fail/umlrun_stuck_fail.log' | head -1)" ]
+	[ -s "$(find "$results/latest/" -path '*artifacts/umlrun_stuck_fail/umlrun_stuck_fail.log' | head -1)" ]
 check "a failed case runs again alone, fails again, and its logs are kept as artifacts"
 left=$(pgrep -af "$TMPDIR/umlrun"; ls -A "$TMPDIR")
 [ -z "$left" ]
