@@ -614,6 +614,12 @@ check "the printed replay command fails again, with the same random byte"
 run "$umlrun" run $R --seeds=9-1 iseed
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^umlrun: --seeds=9-1: give a range" "$work/err"
 check "--seeds=9-1 exits 2 with one line"
+# Outside inf-cpu the host's timing varies every run: a seed replays nothing.
+run "$umlrun" run $R -q --time-travel=off --seeds=3-4 -j2 itest/t0002-fail.sh
+[ $rc -eq 1 ] && grep -q "^# seeds: 2 of 2 runs failed: itest/t0002-fail.sh@3 itest/t0002-fail.sh@4" "$work/out" &&
+	! grep -q "replay" "$work/out" && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+	grep -q "^umlrun: warning: --seeds under --time-travel=off: only inf-cpu replays a seed" "$work/err"
+check "--seeds under --time-travel=off warns in one line that only inf-cpu replays, prints no replay"
 
 # ---- --cpu-cost: a per-system-call cost that seeds explore ----
 # Without it no update is ever lost (work takes no simulated time);
