@@ -2221,9 +2221,10 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 		line.host = -1;
 	}
 	if (guest_run(&g, &io,
-		      shell || o->gdb || o->gdb_guest ? 0
-		      : o->wall_timeout		      ? o->wall_timeout
-						      : TEST_WALL_TIMEOUT_DEFAULT,
+		      shell || o->gdb || o->gdb_guest
+			  ? 0
+			  : sched_wall_limit(o->mode, o->wall_timeout, TEST_WALL_TIMEOUT_DEFAULT,
+					     g.sim_timeout),
 		      &out, &e) < 0) {
 		if (gdb_pid > 0)
 			kill(gdb_pid, SIGTERM);

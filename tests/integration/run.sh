@@ -229,6 +229,19 @@ grep -q "^    ok 1 before the loop" "$work/out"
 check "the result reported before the busy loop is kept"
 nothing_left
 check "nothing is left behind after a timeout"
+# With time travel off a test's time limit is real time: the wall-clock
+# limit follows it (plus a margin), unless --wall-timeout gives one.
+mkdir -p "$work/wallsuites/iwall" &&
+	printf 'timeout=20\nwall_timeout=2\n' >"$work/wallsuites/iwall/settings" &&
+	printf '#!/bin/sh\necho "KTAP version 1"\necho "1..1"\nsleep 4\necho "ok 1 slept 4 s"\n' \
+		>"$work/wallsuites/iwall/t0001-sleep.sh" &&
+	chmod 755 "$work/wallsuites" "$work/wallsuites/iwall" "$work/wallsuites/iwall/t0001-sleep.sh"
+run "$umlrun" run --results="$results" --suite-dir="$work/wallsuites" --time-travel=off iwall
+[ $rc -eq 0 ] && grep -q "^ok 1 iwall/t0001-sleep.sh" "$work/out"
+check "--time-travel=off: 4 s of sleep within timeout=20 passes a wall_timeout=2 (the wall limit follows)"
+run "$umlrun" run --results="$results" --suite-dir="$work/wallsuites" --time-travel=off --wall-timeout=2 iwall
+[ $rc -eq 124 ] && grep -q "# TIMEOUT wall-clock limit of 2 s" "$work/out"
+check "--time-travel=off: an explicit --wall-timeout still wins over the time limit"
 
 run "$umlrun" run $R ilong
 [ $rc -eq 124 ] && grep -q "# TIMEOUT simulated-time limit of 60 s" "$work/out"
