@@ -765,6 +765,12 @@ check "the overlay changed only that run: the cached root is untouched"
 run "$umlrun" run $R --overlay="$ov" itest/t0001-pass.sh
 [ $rc -eq 0 ] && grep -q "\"overlays\": \[\"$ov\"\]" "$results/latest/results.json"
 check "results.json names the overlays of the run"
+# A static program: no library to list, and no noise (the loader's --list
+# crashed on it, and the shell printed "Segmentation fault" on every run).
+mkdir -p "$work/ovs/usr/local/bin" && cp "$top/build/guest/nsexec" "$work/ovs/usr/local/bin/mystatic"
+run "$umlrun" exec --overlay="$work/ovs" -- test -x /usr/local/bin/mystatic
+[ $rc -eq 0 ] && [ ! -s "$work/err" ]
+check "--overlay with a static program lays it with nothing on stderr"
 # A hostile overlay (a pull request's build): a link to a host folder, then
 # a second overlay writing through it; a folder where the root has a link
 # to a host file (linuxrc -> /usr/bin/busybox). Refused, nothing written.
