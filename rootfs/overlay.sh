@@ -48,8 +48,15 @@ inside() {
 	return 1
 }
 
-# libs BIN: the shared objects the dynamic loader would map for BIN.
+# libs BIN: the shared objects the dynamic loader would map for BIN. A
+# static program needs none, and the loader's --list crashes on it (the
+# shell printed "Segmentation fault" for it). Its --verify, which ldd uses
+# too, prints nothing and exits 1 for an object it would not load (a
+# static program), 0 or 2 for one it would (a dynamic or static-pie one).
 libs() {
+	verify=0
+	"$rtld" --verify "$1" >/dev/null 2>&1 || verify=$?
+	[ "$verify" -ne 1 ] || return 0
 	"$rtld" --list "$1" 2>/dev/null |
 		sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'
 }

@@ -211,7 +211,8 @@ static const struct command_desc {
 	  "  --timeout=SECONDS      simulated-time limit per test file (default: the\n"
 	  "                         suite's settings, else 600)\n"
 	  "  --wall-timeout=SECONDS wall-clock limit per test file (default: the\n"
-	  "                         suite's settings, else 120)\n"
+	  "                         suite's settings, else 120); with time travel off\n"
+	  "                         or basic, at least the time limit + 30\n"
 	  "  --repeat=N             run each test file N times\n"
 	  "  --check-determinism    with --repeat: fail if the guest's output differs\n"
 	  "                         between runs, showing the first difference\n"
@@ -240,7 +241,8 @@ static const struct command_desc {
 	  "Run one command in a guest under time travel, streaming its output, and\n"
 	  "exit with its status.\n"
 	  "\n" BOOT_HELP "  --timeout=SECONDS      simulated-time limit (default 600)\n"
-	  "  --wall-timeout=SECONDS wall-clock limit (default 120)\n" GDB_HELP
+	  "  --wall-timeout=SECONDS wall-clock limit (default 120); with time travel off\n"
+	  "                         or basic, at least the time limit + 30\n" GDB_HELP
 	  "  --gdb-guest[=FILE]     COMMAND under gdbserver in the guest, the host's gdb\n"
 	  "                         on it over a serial line (time travel off unless\n"
 	  "                         --time-travel); with FILE, gdb's commands in batch\n"

@@ -450,6 +450,19 @@ static void plan_cpu_cost(struct session *s)
 	s->cpu_cost = xasprintf("%ld,jitter=%d", s->o->cpu_cost_ns, s->o->cpu_cost_jitter);
 }
 
+/*
+ * --seeds outside inf-cpu: each seed still gives the guest other random
+ * numbers, but the host's timing decides the rest, so a seed does not
+ * replay its run and no replay command is printed (docs/timers.md).
+ */
+static void warn_seeds_replay(const struct session *s)
+{
+	if (s->o->seeds && s->o->mode != TT_INF_CPU)
+		warn("--seeds under --time-travel=%s: only inf-cpu replays a seed, so no replay "
+		     "command will be printed",
+		     tt_mode_name(s->o->mode));
+}
+
 /* When no guest can start at all, the host is the likely cause: said on the error's line. */
 #define DOCTOR_HINT " ('umlrun doctor' checks what this host must offer a guest)"
 
@@ -482,6 +495,7 @@ static void prepare_stage(struct session *s)
 	atexit(remove_live_stage);
 	s->stage.seccomp = seccomp;
 	plan_cpu_cost(s);
+	warn_seeds_replay(s);
 	parse_mounts(s);
 	for (size_t i = 0; i < s->o->nmounts; i++)
 		if (stage_add_mount(&s->stage, &s->mounts[i], &e) < 0)
@@ -1297,6 +1311,8 @@ static void print_seeds(const struct session *s, const struct run *run)
 		    run->res.nrec - cut, sb.buf);
 	/* The same options, the seed instead of the range, that test alone. */
 	sb_release(&sb);
+	if (o->mode != TT_INF_CPU) /* warn_seeds_replay said why */
+		return;
 	for (int i = 0; i < o->nopt_words; i++) {
 		const char *w = o->opt_words[i];
 
@@ -2283,9 +2299,10 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 		line.host = -1;
 	}
 	if (guest_run(&g, &io,
-		      shell || o->gdb || o->gdb_guest ? 0
-		      : o->wall_timeout		      ? o->wall_timeout
-						      : TEST_WALL_TIMEOUT_DEFAULT,
+		      shell || o->gdb || o->gdb_guest
+			  ? 0
+			  : sched_wall_limit(o->mode, o->wall_timeout, TEST_WALL_TIMEOUT_DEFAULT,
+					     g.sim_timeout),
 		      &out, &e) < 0) {
 		if (gdb_pid > 0)
 			kill(gdb_pid, SIGTERM);

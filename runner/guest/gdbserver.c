@@ -52,7 +52,11 @@ char **gdbserver_guest_argv(char *const *argv)
 	 * "Child exited" line (its stderr passes through on the way): 128+N
 	 * for a signal, the shell's status for a program that cannot start
 	 * (gdbserver starts it with a shell), 137 when gdb
-	 * killed it (quit while it ran).
+	 * killed it (quit while it ran). The hangup that ends the line
+	 * makes the guest's tty poll as an error (a hung-up tty polls
+	 * EPOLLERR, drivers/tty/tty_io.c), which gdbserver's event loop
+	 * names before it reads the end ("gdbserver: Error detected on fd
+	 * 4"): every session ends so, and that line is dropped.
 	 */
 	static const char script[] =
 	    "trap '' HUP\n"
@@ -62,6 +66,7 @@ char **gdbserver_guest_argv(char *const *argv)
 	    "echo 137 >\"$rc\"\n"
 	    "{ gdbserver --once " GDBSERVER_TTY " \"$@\" 9>&- 2>&1 >&3 3>&- |\n"
 	    "\twhile IFS= read -r l; do\n"
+	    "\t\tcase $l in 'gdbserver: Error detected on fd '*) continue ;; esac\n"
 	    "\t\tprintf '%s\\n' \"$l\" >&2\n"
 	    "\t\tcase $l in\n"
 	    "\t\t'Child exited with status '*) echo \"${l##* }\" >\"$rc\" ;;\n"

@@ -59,6 +59,10 @@
 	"UML limitation: calls adjtimex() in a loop until 3 s of clock have passed, 20 times; "    \
 	"under time travel a call advances the clock by 256 ns: 230 million system "               \
 	"calls" WHY_NO_COST
+#define WHY_GETTIME_PERF                                                                           \
+	"UML limitation: reads each of 8 clocks through the vDSO until 3 s have passed; UML's "    \
+	"vDSO makes a system call per read, and under time travel a read advances the clock by "   \
+	"256 ns: 94 million system calls" WHY_NO_COST
 #define WHY_REAL_TIME                                                                              \
 	"it polls the clock for budgets of its own, which with time travel off take real time "    \
 	"(over 40 minutes for the timers target's pollers); it runs under --time-travel=inf-cpu, " \
@@ -136,6 +140,8 @@ static const struct ksft_rule {
 	{ "timers/clocksource-switch", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL,
 	  COST_POLL_MS },
 	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL, NULL, COST_POLL_MS },
+	/* 24 s of polling: with time travel off it takes that, as written. */
+	{ "timens/gettime_perf", WHY_GETTIME_PERF, true, NULL, NULL, NULL, COST_POLL_MS },
 	{ "timers/rtcpie", WHY_NO_RTC, false, NULL, NULL, "CONFIG_UML_RTC", 0 },
 	{ "timers/alarmtimer-suspend", WHY_NO_ALARM, false, NULL, NULL, "CONFIG_UML_RTC", 0 },
 };

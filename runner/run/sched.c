@@ -690,8 +690,24 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 	sl->gio = (struct guest_io){ on_out, on_err, on_console, &sl->io };
 	sl->started = monotonic_now();
 	sl->results = 0;
+	/* A hostap batch's limits are its cases' (result_wall_timeout), whatever the mode. */
 	return guest_start(&sl->spec, argv, &sl->gio,
-			   so->wall_timeout ? so->wall_timeout : t->wall_timeout, &sl->g, e);
+			   so->result_wall_timeout > 0
+			       ? (so->wall_timeout ? so->wall_timeout : t->wall_timeout)
+			       : sched_wall_limit(so->base.mode, so->wall_timeout, t->wall_timeout,
+						  sl->spec.sim_timeout),
+			   &sl->g, e);
+}
+
+double sched_wall_limit(enum tt_mode mode, double wall, double settings_wall, long sim_timeout)
+{
+	double follows = (double)sim_timeout + SCHED_WALL_MARGIN;
+
+	if (wall > 0)
+		return wall;
+	if (mode == TT_INF_CPU || sim_timeout <= 0 || settings_wall >= follows)
+		return settings_wall;
+	return follows;
 }
 
 static size_t sanitize_artifacts(const char *dir);

@@ -67,6 +67,19 @@ struct sched_result {
 	int host_signal; /* the signal that interrupted the run, or 0 */
 };
 
+/*
+ * A test file's wall-clock limit. An explicit one (--wall-timeout, wall > 0)
+ * wins. Otherwise the suite's wall_timeout=, except where the simulated
+ * limit (sim_timeout, seconds) is no faster than wall time: with time
+ * travel off it is real time, and under basic simulated time passes at
+ * least as fast as wall time (idle time is skipped, CPU work is real).
+ * There the wall limit is at least the simulated one plus SCHED_WALL_MARGIN
+ * (the boot, the init's end, a loaded host), so that a test's own time
+ * limit, not the 120 s default, decides.
+ */
+#define SCHED_WALL_MARGIN 30
+double sched_wall_limit(enum tt_mode mode, double wall, double settings_wall, long sim_timeout);
+
 int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 	      struct sched_result *res, struct uerr *e);
 void sched_result_free(struct sched_result *res);

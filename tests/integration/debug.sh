@@ -196,6 +196,8 @@ printf 'continue
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- sh -c 'echo hi; exit 3'
 [ $rc -eq 3 ] && grep -q "^hi$" "$work/out" && nothing_left_here
 check "exec --gdb-guest exits with the program's status, not gdbserver's"
+grep -q "^Child exited with status 3" "$work/err" && ! grep -q "Error detected on fd" "$work/err"
+check "exec --gdb-guest: the line's hangup that ends the session prints no gdbserver error"
 # gdb itself is confined (Landlock): a path a guest names cannot reach the
 # host's other files; its shell command, its child, cannot either.
 printf 'shell cat /etc/hostname || echo gdb-denied\ncontinue\n' >"$work/deny.gdb"

@@ -229,6 +229,19 @@ grep -q "^    ok 1 before the loop" "$work/out"
 check "the result reported before the busy loop is kept"
 nothing_left
 check "nothing is left behind after a timeout"
+# With time travel off a test's time limit is real time: the wall-clock
+# limit follows it (plus a margin), unless --wall-timeout gives one.
+mkdir -p "$work/wallsuites/iwall" &&
+	printf 'timeout=20\nwall_timeout=2\n' >"$work/wallsuites/iwall/settings" &&
+	printf '#!/bin/sh\necho "KTAP version 1"\necho "1..1"\nsleep 4\necho "ok 1 slept 4 s"\n' \
+		>"$work/wallsuites/iwall/t0001-sleep.sh" &&
+	chmod 755 "$work/wallsuites" "$work/wallsuites/iwall" "$work/wallsuites/iwall/t0001-sleep.sh"
+run "$umlrun" run --results="$results" --suite-dir="$work/wallsuites" --time-travel=off iwall
+[ $rc -eq 0 ] && grep -q "^ok 1 iwall/t0001-sleep.sh" "$work/out"
+check "--time-travel=off: 4 s of sleep within timeout=20 passes a wall_timeout=2 (the wall limit follows)"
+run "$umlrun" run --results="$results" --suite-dir="$work/wallsuites" --time-travel=off --wall-timeout=2 iwall
+[ $rc -eq 124 ] && grep -q "# TIMEOUT wall-clock limit of 2 s" "$work/out"
+check "--time-travel=off: an explicit --wall-timeout still wins over the time limit"
 
 run "$umlrun" run $R ilong
 [ $rc -eq 124 ] && grep -q "# TIMEOUT simulated-time limit of 60 s" "$work/out"
@@ -614,6 +627,12 @@ check "the printed replay command fails again, with the same random byte"
 run "$umlrun" run $R --seeds=9-1 iseed
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^umlrun: --seeds=9-1: give a range" "$work/err"
 check "--seeds=9-1 exits 2 with one line"
+# Outside inf-cpu the host's timing varies every run: a seed replays nothing.
+run "$umlrun" run $R -q --time-travel=off --seeds=3-4 -j2 itest/t0002-fail.sh
+[ $rc -eq 1 ] && grep -q "^# seeds: 2 of 2 runs failed: itest/t0002-fail.sh@3 itest/t0002-fail.sh@4" "$work/out" &&
+	! grep -q "replay" "$work/out" && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+	grep -q "^umlrun: warning: --seeds under --time-travel=off: only inf-cpu replays a seed" "$work/err"
+check "--seeds under --time-travel=off warns in one line that only inf-cpu replays, prints no replay"
 
 # ---- --cpu-cost: a per-system-call cost that seeds explore ----
 # Without it no update is ever lost (work takes no simulated time);
@@ -746,6 +765,12 @@ check "the overlay changed only that run: the cached root is untouched"
 run "$umlrun" run $R --overlay="$ov" itest/t0001-pass.sh
 [ $rc -eq 0 ] && grep -q "\"overlays\": \[\"$ov\"\]" "$results/latest/results.json"
 check "results.json names the overlays of the run"
+# A static program: no library to list, and no noise (the loader's --list
+# crashed on it, and the shell printed "Segmentation fault" on every run).
+mkdir -p "$work/ovs/usr/local/bin" && cp "$top/build/guest/nsexec" "$work/ovs/usr/local/bin/mystatic"
+run "$umlrun" exec --overlay="$work/ovs" -- test -x /usr/local/bin/mystatic
+[ $rc -eq 0 ] && [ ! -s "$work/err" ]
+check "--overlay with a static program lays it with nothing on stderr"
 # A hostile overlay (a pull request's build): a link to a host folder, then
 # a second overlay writing through it; a folder where the root has a link
 # to a host file (linuxrc -> /usr/bin/busybox). Refused, nothing written.

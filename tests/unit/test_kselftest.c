@@ -136,6 +136,16 @@ static void test_rules(void)
 	why = kselftest_rule("timers", "nanosleep", TT_INF_CPU, NULL, true, &how);
 	ok(why == NULL && how.args == NULL && !how.cost_ns,
 	   "nanosleep: runs, no arguments, no cost");
+	why = kselftest_rule("timens", "gettime_perf", TT_INF_CPU, NULL, true, &how);
+	ok(why == NULL && !how.args && how.cost_ns == 50000000,
+	   "timens gettime_perf under inf-cpu with the cost: as written, 50 ms a call");
+	why = kselftest_rule("timens", "gettime_perf", TT_INF_CPU, NULL, false, &how);
+	ok(why && !strncmp(why, "UML limitation: ", 16) && strstr(why, "vDSO"),
+	   "timens gettime_perf without the cost: skipped, its vDSO polling the reason");
+	why = kselftest_rule("timens", "gettime_perf", TT_BASIC, NULL, true, &how);
+	ok(why != NULL, "timens gettime_perf under basic time travel: skipped");
+	why = kselftest_rule("timens", "gettime_perf", TT_OFF, NULL, true, &how);
+	ok(why == NULL && !how.cost_ns, "timens gettime_perf with time travel off: runs (24 s)");
 	why = kselftest_rule("timer", "s/posix_timers", TT_INF_CPU, NULL, true, &how);
 	ok(why == NULL, "a rule matches whole names only");
 	why = kselftest_rule("futex", "posix_timers", TT_INF_CPU, NULL, true, &how);

@@ -2,6 +2,7 @@
 /* test_options.c - the command line: commands, options, their checks. */
 #define _GNU_SOURCE
 #include "options.h"
+#include "sched.h"
 #include "suite.h"
 
 #include "tap.h"
@@ -673,15 +674,19 @@ static void test_cpu_cost(void)
 
 int main(void)
 {
-	plan(169 + 26 + 4 + 18 + 21 + 25 + 2);
+	plan(169 + 26 + 4 + 18 + 21 + 25 + 3);
 	{
 		/* The help's defaults are suite.h's (one home for the limits). */
 		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
 		_cleanup_free_ char *w = xasprintf("else %d)", TEST_WALL_TIMEOUT_DEFAULT);
+		_cleanup_free_ char *m =
+		    xasprintf("at least the time limit + %d\n", SCHED_WALL_MARGIN);
 
 		ok(strstr(command_usage(CMD_RUN), t) != NULL, "run --help: the default timeout");
 		ok(strstr(command_usage(CMD_RUN), w) != NULL,
 		   "run --help: the default wall timeout");
+		ok(strstr(command_usage(CMD_RUN), m) && strstr(command_usage(CMD_EXEC), m),
+		   "run and exec --help: the wall timeout's margin off inf-cpu (sched.h's)");
 	}
 	test_defaults();
 	test_modes();
