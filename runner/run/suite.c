@@ -340,6 +340,12 @@ static int settings_line(char *line, const char *at, int lineno, int first[NKEYS
 					"a suite may not name one (put files in the suite folder, "
 					"or use --mount)",
 					at, shown, own);
+		if (own && !strcmp(own, "mac80211_hwsim.radios"))
+			return uerr_set(e, EXIT_USAGE,
+					"%s: %s: guests boot with no radios and a test makes its "
+					"own ('hwsimctl new', docs/wireless.md; 'umlrun hwsim' "
+					"makes hostap's 7)",
+					at, shown);
 		if (own)
 			return uerr_set(e, EXIT_USAGE,
 					"%s: %s: %s is umlrun's own parameter (its limits, memory, "

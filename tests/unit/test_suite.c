@@ -125,7 +125,8 @@ static void test_settings(void)
 			  ": umlrun.timeout is umlrun's own" },
 			{ "cmdline=um\"lrun.timeout=9\"\n", ": umlrun.timeout is umlrun's own" },
 			{ "cmdline=mac80211-hwsim.radios=5\n",
-			  ": mac80211_hwsim.radios is umlrun's own" },
+			  "cmdline=mac80211-hwsim.radios=5: guests boot with no radios and a test "
+			  "makes its own" },
 			{ "cmdline=uml-syscall-cost=1\n", ": uml_syscall_cost is umlrun's own" },
 			{ "cmdline=time-travel=basic\n", ": time_travel is umlrun's own" },
 			{ "cmdline=time_travel\n", ": time_travel is umlrun's own" },
