@@ -33,6 +33,11 @@ hwsim__say() {
 	echo "# $*"
 }
 
+# The guest's uptime: in simulated seconds, the wall's under --time-travel=basic.
+hwsim__at() {
+	hwsim__say "$* (at $(cut -d' ' -f1 /proc/uptime) s)"
+}
+
 # The guest as inside.sh leaves it; stderr (the console) gets the noise.
 hwsim__setup_etc() {
 	mkdir -p /tmp/etc.orig &&
@@ -178,11 +183,13 @@ hwsim_cases() {
 		hwsim__say "the guest could not be set up as hostap's inside.sh does (console.log)"
 		exit 1
 	fi
+	hwsim__at "the guest is set up"
 	cd "$hwsim__top/tests/hwsim" || exit 1
 	if ! ./start.sh VM channels="$HWSIM_CHANNELS" >&2; then
 		hwsim__say "hostap's start.sh failed (console.log)"
 		exit 1
 	fi
+	hwsim__at "hostap's daemons are started (start.sh)"
 	# --long as vm-run.sh gives it under UML: time travel makes them cheap.
 	./run-tests.py -D --long --logdir "$hwsim__logs" -q "$@" 2>&2 | hwsim__ktap
 	./stop.sh >/dev/null 2>&1
