@@ -449,7 +449,7 @@ static void plan_cpu_cost(struct session *s)
 
 static void doctor_hint(void)
 {
-	note("%s", DOCTOR_HINT + 2);
+	note("no guest booted: 'umlrun doctor' checks what this host must offer a guest");
 }
 
 static UMLRUN_NORETURN void die_doctor(const struct uerr *e)
@@ -944,10 +944,12 @@ static void write_reports(struct session *s, struct run *run, const char *exampl
  */
 static bool no_guest_came_up(const struct sched_result *res)
 {
+	/* A test's own crash (a panic, /results past its limit) is no host problem. */
 	for (size_t i = 0; i < res->nrec; i++)
 		if ((res->rec[i].outcome.end != GUEST_CRASH &&
 		     res->rec[i].outcome.end != GUEST_KILLED) ||
-		    res->rec[i].ktap.planned >= 0 || res->rec[i].ktap.ncases > 0)
+		    res->rec[i].outcome.began || res->rec[i].ktap.planned >= 0 ||
+		    res->rec[i].ktap.ncases > 0)
 			return false;
 	return res->nrec > 0;
 }
@@ -2098,7 +2100,7 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 		break;
 	default:
 		note("the guest failed: %s%s", out.detail,
-		     out.end != GUEST_INIT_ERROR ? DOCTOR_HINT : "");
+		     out.end != GUEST_INIT_ERROR && !out.began ? DOCTOR_HINT : "");
 		code = EXIT_INFRA;
 	}
 	session_end(&s);

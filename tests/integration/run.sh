@@ -438,6 +438,20 @@ check "exec holds the guest to the same 2 GiB of /results (it never measured it)
 run timeout 120 "$umlrun" exec -- sh -c 'exec 3>/results/x && rm /results/x && dd if=/dev/zero bs=1M count=2600 >&3 2>/dev/null; sleep 30'
 [ $rc -eq 3 ] && grep -q "the test wrote more than 2048 MiB to /results" "$work/err" && nothing_left
 check "a file removed while the guest still writes to it counts with /results (the walk cannot see it)"
+# A test's own crash before its first result line is no host problem:
+# 'umlrun doctor' is hinted at only when no guest booted at all.
+run "$umlrun" run $R icrash
+[ $rc -eq 3 ] && grep -q "^not ok [12] icrash/t0001-panic-first.sh # ERROR Kernel panic" "$work/out" &&
+	grep -q "^not ok [12] icrash/t0002-full-first.sh # ERROR the test wrote more than 2048 MiB" "$work/out" &&
+	! grep -q "umlrun doctor" "$work/err" && nothing_left
+check "a test that panics or fills /results before its first result line: a crash, no hint that the host is at fault"
+run "$umlrun" exec -- sh -c 'echo c >/proc/sysrq-trigger'
+[ $rc -eq 3 ] && grep -q "^umlrun: the guest failed: Kernel panic" "$work/err" && ! grep -q "umlrun doctor" "$work/err"
+check "exec of a command that panics the guest: no hint that the host is at fault"
+run sh -c 'ulimit -v 200000 && exec "$1" run -q $2 itest/t0001-pass.sh' sh "$umlrun" "$R"
+[ $rc -eq 3 ] && grep -q "the host refused the guest's memory" "$work/out" &&
+	grep -qx "umlrun: no guest booted: 'umlrun doctor' checks what this host must offer a guest" "$work/err"
+check "no guest booted at all (ulimit -v below its memory): the hint to run umlrun doctor, its own whole line"
 case $conf in
 *mount-ns)
 	run "$umlrun" exec -- sh -c 'mkdir /tmp/u && mount -t hostfs none /tmp/u -o guest/uml && df -k /tmp/u'
