@@ -250,6 +250,7 @@ check "nothing is left behind after a crash"
 mkdir -p "$work/shells/ishell"
 printf '#!/bin/sh\n. ../lib/harness.sh\ntest_expect_success dash %s\ntest_done\n' \
 	"'test \"\$(readlink /proc/\$\$/exe)\" = /usr/bin/dash'" >"$work/shells/ishell/t0001-which.sh"
+chmod +x "$work/shells/ishell/t0001-which.sh"
 echo shell=dash >"$work/shells/ishell/settings"
 run "$umlrun" run --results="$results" --suite-dir="$work/shells" ishell
 [ $rc -eq 0 ] && grep -q "^ok 1 ishell/t0001-which.sh" "$work/out"
@@ -291,6 +292,7 @@ check "a settings file with CRLF line endings says so, exit 2"
 # on the line and would override the run's --timeout.
 mkdir -p "$work/badparam/ibadparam"
 printf '#!/bin/sh\necho "1..1"\necho "ok 1 ran"\n' >"$work/badparam/ibadparam/t0001-never.sh"
+chmod +x "$work/badparam/ibadparam/t0001-never.sh"
 printf '# a comment\n\ncmdline=quiet umlrun.timeout=99999\n' >"$work/badparam/ibadparam/settings"
 run "$umlrun" run --results="$results" --suite-dir="$work/badparam" --timeout=5 ibadparam
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
@@ -599,6 +601,7 @@ mkdir -p "$work/ownlib/lib" "$work/ownlib/mine"
 printf 'greet() { echo "hello from my lib"; }\n' >"$work/ownlib/lib/my.sh"
 printf '#!/bin/sh\ntest_description=own\n. ../lib/harness.sh\n. "$HARNESS_SUITE_DIR/../lib/my.sh"\ntest_expect_success mine "greet | grep -q hello"\ntest_done\n' \
 	>"$work/ownlib/mine/t0001-own.sh"
+chmod +x "$work/ownlib/mine/t0001-own.sh"
 run "$umlrun" run --results="$results" --suite-dir="$work/ownlib" mine
 [ $rc -eq 0 ] && grep -q '^ok 1 mine/t0001-own.sh$' "$work/out" && [ ! -e "$work/ownlib/lib/harness.sh" ]
 check "--suite-dir with a lib/ of its own: the project's harness.sh is added beside it, the folder untouched"
@@ -862,6 +865,7 @@ test_expect_success 'private artifacts' '
 	chmod 000 "$UMLRUN_ARTIFACTS/key" "$UMLRUN_ARTIFACTS/d/f" "$UMLRUN_ARTIFACTS/d"'
 test_done
 EOF
+chmod +x "$work/psuites/p/t0001-private.sh"
 run "$umlrun" run --results="$results" --suite-dir="$work/psuites" p
 a=$results/latest/p/t0001-private/artifacts
 [ $rc -eq 0 ] && [ "$(stat -c %a "$a/key")" = 600 ] && [ "$(stat -c %a "$a/d/f")" = 600 ] &&
@@ -878,6 +882,7 @@ test_expect_success 'the first fails' 'echo first-body && false'
 test_expect_success 'the second fails' 'false'
 test_done
 EOF
+chmod +x "$work/hsuites/h/t0001-two-fail.sh"
 run "$umlrun" run --results="$results" --suite-dir="$work/hsuites" --trace --immediate h
 [ $rc -eq 1 ] && grep -q "not ok 1 the first fails" "$work/out" && ! grep -q "the second fails" "$work/out" &&
 	grep -q "^+ echo first-body" "$results/latest/h/t0001-two-fail/console.log"
