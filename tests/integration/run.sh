@@ -129,6 +129,13 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 
 # ---- the kernel cache ----
+# HOME=/nonexistent (as root) made that folder and began a kernel build in
+# it: a cache whose folder is not there is refused, nothing made.
+run env -u XDG_CACHE_HOME HOME="$work/nohome" timeout 60 "$umlrun" build
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+	grep -q "^umlrun: the cache $work/nohome/.cache/umlrun cannot be made: $work/nohome does not exist" "$work/err" &&
+	[ ! -e "$work/nohome" ]
+check "a HOME that does not exist: exit 2, one line, no folder made and no build begun"
 run "$umlrun" build
 [ $rc -eq 0 ] && grep -q "time-travel-start= in nanoseconds" "$work/out"
 check "umlrun build succeeds and reports the time-travel-start unit"
