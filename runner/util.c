@@ -1143,7 +1143,7 @@ int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 			continue;
 		if (n <= 0)
 			break;
-		if (write(log_fd, buf + have, (size_t)n) < 0)
+		if (log_fd >= 0 && write(log_fd, buf + have, (size_t)n) < 0)
 			break;
 		have += (size_t)n;
 		buf[have] = '\0';

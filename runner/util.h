@@ -246,7 +246,7 @@ bool is_dir(const char *path);
 int run_argv(char *const argv[], int log_fd);
 /*
  * Run argv with its stdin from /dev/null and its stdout and stderr into
- * log_fd, a line at a time: on_line (if set) sees each line of its output
+ * log_fd (-1: nowhere), a line at a time: on_line (if set) sees each line of its output
  * as it comes, and tick (if set) runs after each read, for progress lines.
  * in_child (if set) runs in the child before exec. Returns the wait
  * status, or -errno if it could not start.

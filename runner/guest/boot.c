@@ -523,20 +523,48 @@ fail:
 	return -1;
 }
 
+/*
+ * What overlay.sh said: its progress ("overlay: added LIB, which BIN
+ * needs") goes on to stderr as it comes; its last other "overlay: " line
+ * is why it failed, and a tool's line (cp's) what lay behind it. They
+ * become umlrun's one line, not a second one above it.
+ */
+struct overlay_said {
+	char why[512];
+	char tool[512];
+};
+
+static void overlay_line(void *ctx, const char *line)
+{
+	struct overlay_said *o = ctx;
+
+	if (!strncmp(line, "overlay: added ", 15))
+		dprintf(STDERR_FILENO, "%s\n", line);
+	else if (!strncmp(line, "overlay: ", 9))
+		snprintf(o->why, sizeof(o->why), "%s", line + 9);
+	else if (*line)
+		snprintf(o->tool, sizeof(o->tool), "%s", line);
+}
+
 int stage_overlay(const struct stage *s, const char *script, const char *dir, struct uerr *e)
 {
 	_cleanup_free_ char *root = xasprintf("%s/root", s->dir);
 	char *argv[] = { "sh", (char *)script, root, (char *)dir, NULL };
-	int st = run_argv(argv, STDERR_FILENO);
+	struct overlay_said said = { "", "" };
+	struct run_watch w = { .on_line = overlay_line, .ctx = &said };
+	int st = run_argv_watched(argv, -1, &w);
 
 	if (st == 0)
 		return 0;
+	if (!said.why[0])
+		snprintf(said.why, sizeof(said.why), "rootfs/overlay.sh failed (%s)",
+			 st < 0 ? strerror(-st) : "it gave no reason");
 	/* Exit 2: the overlay itself is refused (a link out of the root). */
 	if (st > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 2)
-		return uerr_set(e, EXIT_USAGE,
-				"%s is refused as an overlay (see the message above)", dir);
+		return uerr_set(e, EXIT_USAGE, "--overlay=%s: refused: %s", dir, said.why);
 	return uerr_set(e, EXIT_INFRA,
-			"cannot lay %s over the guest's root (see the message above)", dir);
+			"--overlay=%s: cannot lay it over the guest's root: %s%s%s%s", dir,
+			said.why, said.tool[0] ? " (" : "", said.tool, said.tool[0] ? ")" : "");
 }
 
 /*
