@@ -1306,13 +1306,14 @@ static char *cache_parent_problem(const char *root)
 	char *slash = strrchr(parent, '/');
 	struct stat st;
 
-	if (slash && slash != parent)
-		*slash = '\0';
+	if (!slash)
+		return NULL;	       /* cache_path's are absolute */
+	slash[slash == parent] = '\0'; /* "/umlrun": "/" */
 	if (stat(parent, &st) == 0)
 		return NULL;
 	slash = strrchr(parent, '/');
-	if (slash && slash != parent && !strcmp(slash, "/.cache")) {
-		*slash = '\0';
+	if (slash && !strcmp(slash, "/.cache")) {
+		slash[slash == parent] = '\0';
 		if (stat(parent, &st) == 0)
 			return NULL;
 	}

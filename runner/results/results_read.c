@@ -462,29 +462,29 @@ static int parse_record(struct ctx *c, json_object *o, size_t i, struct test *t,
 	return 0;
 }
 
-/* Records ordered by id and attempt, then by their place in the file. */
-static const struct record *sort_base;
-
-static int cmp_by_id(const void *a, const void *b)
+/* Records (ctx: the array) ordered by id and attempt, then by their place in the file. */
+static int cmp_by_id(const void *a, const void *b, void *ctx)
 {
-	const struct record *x = &sort_base[*(const size_t *)a],
-			    *y = &sort_base[*(const size_t *)b];
-	int d = strcmp(x->test->id, y->test->id);
+	const struct record *rec = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int d = strcmp(rec[i].test->id, rec[j].test->id);
 
 	if (d)
 		return d;
-	if (x->attempt != y->attempt)
-		return x->attempt < y->attempt ? -1 : 1;
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+	if (rec[i].attempt != rec[j].attempt)
+		return rec[i].attempt < rec[j].attempt ? -1 : 1;
+	return i < j ? -1 : 1;
 }
 
-static int cmp_by_dir(const void *a, const void *b)
+static int cmp_by_dir(const void *a, const void *b, void *ctx)
 {
-	int d = strcmp(sort_base[*(const size_t *)a].dir, sort_base[*(const size_t *)b].dir);
+	const struct record *rec = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int d = strcmp(rec[i].dir, rec[j].dir);
 
 	if (d)
 		return d;
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+	return i < j ? -1 : 1;
 }
 
 /*
@@ -498,8 +498,7 @@ static int check_unique(struct ctx *c, const struct loaded_run *lr)
 
 	for (size_t i = 0; i < lr->n; i++)
 		idx[i] = i;
-	sort_base = lr->rec;
-	qsort(idx, lr->n, sizeof(*idx), cmp_by_id);
+	qsort_r(idx, lr->n, sizeof(*idx), cmp_by_id, lr->rec);
 	for (size_t i = 1; i < lr->n; i++) {
 		const struct record *a = &lr->rec[idx[i - 1]], *b = &lr->rec[idx[i]];
 
@@ -511,7 +510,7 @@ static int check_unique(struct ctx *c, const struct loaded_run *lr)
 				   b->test->id, b->attempt, idx[i - 1]);
 		}
 	}
-	qsort(idx, lr->n, sizeof(*idx), cmp_by_dir);
+	qsort_r(idx, lr->n, sizeof(*idx), cmp_by_dir, lr->rec);
 	for (size_t i = 1; i < lr->n; i++) {
 		const struct record *a = &lr->rec[idx[i - 1]], *b = &lr->rec[idx[i]];
 

@@ -169,12 +169,21 @@ static void test_cache_parent(void)
 		diag("  got: %s", p3);
 	ok(p4 && strstr(p4, want4), "an XDG_CACHE_HOME that does not exist: refused, naming it");
 	ok(!path_exists(fresh_home) && !path_exists(no_home), "nothing made by asking");
+	{
+		_cleanup_free_ char *slash_home = cache_problem("/.cache/umlrun");
+		_cleanup_free_ char *slash_xdg =
+		    path_exists("/umlrun") ? NULL : cache_problem("/umlrun");
+
+		ok(!slash_home || !strstr(slash_home, "does not exist"),
+		   "HOME=/: its .cache may be new");
+		ok(!slash_xdg, "XDG_CACHE_HOME=/: the cache may be new");
+	}
 	rmdir(tmpl);
 }
 
 int main(void)
 {
-	plan(4 + 4 * 3 + 5);
+	plan(4 + 4 * 3 + 7);
 	test_host_cpu();
 	test_cache_parent();
 	/* Orphans of a killed helper come here, to be reaped and counted gone. */
