@@ -32,6 +32,7 @@
 #include "kunit.h"
 #include "ktap.h"
 #include "options.h"
+#include "overlay_cache.h"
 #include "plain.h"
 #include "profile.h"
 #include "prune.h"
@@ -459,21 +460,69 @@ static UMLRUN_NORETURN void die_doctor(const struct uerr *e)
 	exit(e->code);
 }
 
+/*
+ * --overlay: the folders resolved, and the root they make laid over the
+ * cached one when the overlay cache holds it (overlay_cache.h), else NULL.
+ */
+static char *overlays_cached(struct session *s, char key[65])
+{
+	_cleanup_free_ char *script = xasprintf("%s/rootfs/overlay.sh", s->project);
+	struct uerr e;
+
+	s->overlays = xcalloc(s->o->noverlays + 1, sizeof(char *));
+	for (size_t i = 0; i < s->o->noverlays; i++) {
+		s->overlays[i] = realpath(s->o->overlays[i], NULL);
+		if (!s->overlays[i])
+			die_sys(EXIT_USAGE, "--overlay=%s", s->o->overlays[i]);
+	}
+	if (!s->o->noverlays)
+		return NULL;
+	if (overlay_key(s->rootfs, script, s->overlays, s->o->noverlays, key, &e) < 0)
+		uerr_die(&e);
+	return overlay_cache_get(key);
+}
+
+/* Lays the overlays over the stage's root, and keeps the result for the next run. */
+static void lay_overlays(struct session *s, const char *key)
+{
+	_cleanup_free_ char *script = xasprintf("%s/rootfs/overlay.sh", s->project);
+	_cleanup_free_ char *root = xasprintf("%s/root", s->stage.dir);
+	char **libs = NULL;
+	struct uerr e;
+	int r;
+
+	for (size_t i = 0; i < s->o->noverlays; i++)
+		if (stage_overlay(&s->stage, script, s->overlays[i], &libs, &e) < 0)
+			uerr_die(&e);
+	if (s->o->noverlays && (r = overlay_cache_put(key, root, libs)) < 0) {
+		errno = -r;
+		warn_sys(
+		    "cannot keep the laid overlays in the cache (the next run lays them again)");
+	}
+	strv_free(libs);
+}
+
 static void prepare_stage(struct session *s)
 {
 	_cleanup_free_ char *suites = suites_dir(s);
 	_cleanup_free_ char *lib = xasprintf("%s/testsuites/lib", s->project);
+	_cleanup_free_ char *laid = NULL;
+	char key[65] = "";
 	struct uerr e;
 
 	bool seccomp = want_seccomp(s);
 
 	resolve_random_seed(s);
 	stage_sweep();
-	if (stage_create(&s->stage, s->kernel.binary, s->rootfs, suites, lib, &e) < 0)
+	laid = overlays_cached(s, key);
+	if (stage_create(&s->stage, s->kernel.binary, laid ? laid : s->rootfs, suites, lib, &e) < 0)
 		die_doctor(&e);
 	/* From here a refusal (--cpu-cost, --mount) must not leave the stage behind. */
 	live_stage = &s->stage;
 	atexit(remove_live_stage);
+	/* Before the mount points are made in the root: the cache keeps none of them. */
+	if (!laid)
+		lay_overlays(s, key);
 	s->stage.seccomp = seccomp;
 	plan_cpu_cost(s);
 	parse_mounts(s);
@@ -494,16 +543,6 @@ static void prepare_stage(struct session *s)
 		warn("the guest is not confined: this host offers neither Landlock nor (as root) "
 		     "mount namespaces, so a test could reach the host's files as uid %u",
 		     (unsigned)s->stage.uid);
-	s->overlays = xcalloc(s->o->noverlays + 1, sizeof(char *));
-	for (size_t i = 0; i < s->o->noverlays; i++) {
-		_cleanup_free_ char *script = xasprintf("%s/rootfs/overlay.sh", s->project);
-
-		s->overlays[i] = realpath(s->o->overlays[i], NULL);
-		if (!s->overlays[i])
-			die_sys(EXIT_USAGE, "--overlay=%s", s->o->overlays[i]);
-		if (stage_overlay(&s->stage, script, s->overlays[i], &e) < 0)
-			uerr_die(&e);
-	}
 }
 
 static void session_end(struct session *s)

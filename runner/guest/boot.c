@@ -532,25 +532,37 @@ fail:
 struct overlay_said {
 	char why[512];
 	char tool[512];
+	char ***libs; /* the host libraries added, appended */
 };
 
 static void overlay_line(void *ctx, const char *line)
 {
 	struct overlay_said *o = ctx;
+	const char *which = strstr(line, ", which ");
 
-	if (!strncmp(line, "overlay: added ", 15))
+	if (!strncmp(line, "overlay: added ", 15)) {
+		size_t n = 0;
+
 		dprintf(STDERR_FILENO, "%s\n", line);
-	else if (!strncmp(line, "overlay: ", 9))
+		while (o->libs && *o->libs && (*o->libs)[n])
+			n++;
+		if (o->libs && which) {
+			*o->libs = xrealloc(*o->libs, (n + 2) * sizeof(char *));
+			(*o->libs)[n] = xstrndup(line + 15, (size_t)(which - line - 15));
+			(*o->libs)[n + 1] = NULL;
+		}
+	} else if (!strncmp(line, "overlay: ", 9))
 		snprintf(o->why, sizeof(o->why), "%s", line + 9);
 	else if (*line)
 		snprintf(o->tool, sizeof(o->tool), "%s", line);
 }
 
-int stage_overlay(const struct stage *s, const char *script, const char *dir, struct uerr *e)
+int stage_overlay(const struct stage *s, const char *script, const char *dir, char ***libs,
+		  struct uerr *e)
 {
 	_cleanup_free_ char *root = xasprintf("%s/root", s->dir);
 	char *argv[] = { "sh", (char *)script, root, (char *)dir, NULL };
-	struct overlay_said said = { "", "" };
+	struct overlay_said said = { "", "", libs };
 	struct run_watch w = { .on_line = overlay_line, .ctx = &said };
 	int st = run_argv_watched(argv, -1, &w);
 

@@ -97,9 +97,11 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 /*
  * Puts the files of dir over the staged root (--overlay), with the shared
  * libraries they need, by running script (rootfs/overlay.sh). Never writes
- * through the hard links into the cached root.
+ * through the hard links into the cached root. The host libraries it
+ * added are appended to *libs (a NULL-terminated vector; libs may be NULL).
  */
-int stage_overlay(const struct stage *s, const char *script, const char *dir, struct uerr *e);
+int stage_overlay(const struct stage *s, const char *script, const char *dir, char ***libs,
+		  struct uerr *e);
 /*
  * A host folder the guest is to see (--mount's HOST, --plain's DIR; host
  * resolved): not / and not one in or above umlrun's own folders (TMPDIR's

@@ -838,6 +838,21 @@ mkfifo "$work/ovx/f/usr/bin/pipe"
 run timeout 30 "$umlrun" exec --overlay="$work/ovx/f" -- true
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "ovx/f/usr/bin/pipe is not a file, folder or link" "$work/err" && nothing_left
 check "an overlay holding a fifo is refused (exit 2): cp waited on it for ever"
+# The laid root is kept (it cost 41 s for 2,315 files on every run): the
+# same overlay again starts from the cached entry (a file planted in it
+# shows), a changed file is laid again, never served stale.
+mkdir -p "$work/ovc/etc" && echo one >"$work/ovc/etc/umlrun-ovc"
+run "$umlrun" exec --overlay="$work/ovc" -- cat /etc/umlrun-ovc
+first=$(cat "$work/out")
+entry=$(ls -td "$XDG_CACHE_HOME"/umlrun/overlays/*/ 2>/dev/null | head -n 1)
+[ -n "$entry" ] && echo cached >"${entry}root/etc/umlrun-ovc-planted"
+run "$umlrun" exec --overlay="$work/ovc" -- cat /etc/umlrun-ovc /etc/umlrun-ovc-planted
+second=$(cat "$work/out")
+echo two >"$work/ovc/etc/umlrun-ovc"
+run "$umlrun" exec --overlay="$work/ovc" -- sh -c 'cat /etc/umlrun-ovc && test ! -e /etc/umlrun-ovc-planted'
+[ "$first" = one ] && [ "$second" = "one
+cached" ] && [ $rc -eq 0 ] && [ "$(cat "$work/out")" = two ] && nothing_left
+check "a laid overlay is cached: the same overlay again starts from it, a changed file is laid again"
 
 # ---- the guest's random numbers ----
 rand() {
