@@ -492,7 +492,7 @@ static void lay_overlays(struct session *s, const char *key)
 	int r;
 
 	for (size_t i = 0; i < s->o->noverlays; i++)
-		if (stage_overlay(&s->stage, script, s->overlays[i], &libs, &e) < 0)
+		if (stage_overlay(&s->stage, script, s->overlays[i], &libs, stderr, &e) < 0)
 			uerr_die(&e);
 	if (s->o->noverlays && (r = overlay_cache_put(key, root, libs)) < 0) {
 		errno = -r;

@@ -532,7 +532,8 @@ fail:
 struct overlay_said {
 	char why[512];
 	char tool[512];
-	char ***libs; /* the host libraries added, appended */
+	char ***libs;	/* the host libraries added, appended */
+	FILE *progress; /* where its progress goes, or NULL */
 };
 
 static void overlay_line(void *ctx, const char *line)
@@ -543,7 +544,8 @@ static void overlay_line(void *ctx, const char *line)
 	if (!strncmp(line, "overlay: added ", 15)) {
 		size_t n = 0;
 
-		dprintf(STDERR_FILENO, "%s\n", line);
+		if (o->progress)
+			fprintf(o->progress, "%s\n", line);
 		while (o->libs && *o->libs && (*o->libs)[n])
 			n++;
 		if (o->libs && which) {
@@ -558,11 +560,11 @@ static void overlay_line(void *ctx, const char *line)
 }
 
 int stage_overlay(const struct stage *s, const char *script, const char *dir, char ***libs,
-		  struct uerr *e)
+		  FILE *progress, struct uerr *e)
 {
 	_cleanup_free_ char *root = xasprintf("%s/root", s->dir);
 	char *argv[] = { "sh", (char *)script, root, (char *)dir, NULL };
-	struct overlay_said said = { "", "", libs };
+	struct overlay_said said = { "", "", libs, progress };
 	struct run_watch w = { .on_line = overlay_line, .ctx = &said };
 	int st = run_argv_watched(argv, -1, &w);
 

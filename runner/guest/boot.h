@@ -98,10 +98,11 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
  * Puts the files of dir over the staged root (--overlay), with the shared
  * libraries they need, by running script (rootfs/overlay.sh). Never writes
  * through the hard links into the cached root. The host libraries it
- * added are appended to *libs (a NULL-terminated vector; libs may be NULL).
+ * added are appended to *libs (a NULL-terminated vector; libs may be NULL)
+ * and said on progress (when not NULL); why it failed is e's one line.
  */
 int stage_overlay(const struct stage *s, const char *script, const char *dir, char ***libs,
-		  struct uerr *e);
+		  FILE *progress, struct uerr *e);
 /*
  * A host folder the guest is to see (--mount's HOST, --plain's DIR; host
  * resolved): not / and not one in or above umlrun's own folders (TMPDIR's
