@@ -1143,7 +1143,7 @@ int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w)
 			continue;
 		if (n <= 0)
 			break;
-		if (write(log_fd, buf + have, (size_t)n) < 0)
+		if (log_fd >= 0 && write(log_fd, buf + have, (size_t)n) < 0)
 			break;
 		have += (size_t)n;
 		buf[have] = '\0';
@@ -1295,6 +1295,35 @@ char *cache_path(void)
 }
 
 /*
+ * A cache not made yet is made when first needed, in a folder that is
+ * there: XDG_CACHE_HOME, or HOME (whose .cache may be new). Not in one
+ * that is not (HOME=/nonexistent, a typo): that made the whole path and
+ * built a kernel there, unasked.
+ */
+static char *cache_parent_problem(const char *root)
+{
+	_cleanup_free_ char *parent = xstrdup(root);
+	char *slash = strrchr(parent, '/');
+	struct stat st;
+
+	if (!slash)
+		return NULL;	       /* cache_path's are absolute */
+	slash[slash == parent] = '\0'; /* "/umlrun": "/" */
+	if (stat(parent, &st) == 0)
+		return NULL;
+	slash = strrchr(parent, '/');
+	if (slash && !strcmp(slash, "/.cache")) {
+		slash[slash == parent] = '\0';
+		if (stat(parent, &st) == 0)
+			return NULL;
+	}
+	return xasprintf("the cache %s cannot be made: %s does not exist (as HOME or "
+			 "XDG_CACHE_HOME names it); create it, or set XDG_CACHE_HOME to a folder "
+			 "that exists",
+			 root, parent);
+}
+
+/*
  * umlrun runs what its cache holds (kernels, build trees): a cache that
  * another user (root aside) owns, or that every user may write to, could
  * run code as us. Why the cache folder root (NULL: cache_path found no
@@ -1309,7 +1338,7 @@ char *cache_problem(const char *root)
 			       "absolute path");
 	if (stat(root, &st) < 0) {
 		if (errno == ENOENT)
-			return NULL; /* made when first needed */
+			return cache_parent_problem(root);
 		return xasprintf("the cache %s cannot be used: %s; set XDG_CACHE_HOME (or HOME) to "
 				 "a folder",
 				 root, strerror(errno));

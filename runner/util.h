@@ -246,7 +246,7 @@ bool is_dir(const char *path);
 int run_argv(char *const argv[], int log_fd);
 /*
  * Run argv with its stdin from /dev/null and its stdout and stderr into
- * log_fd, a line at a time: on_line (if set) sees each line of its output
+ * log_fd (-1: nowhere), a line at a time: on_line (if set) sees each line of its output
  * as it comes, and tick (if set) runs after each read, for progress lines.
  * in_child (if set) runs in the child before exec. Returns the wait
  * status, or -errno if it could not start.
@@ -287,7 +287,10 @@ void hasher_add(struct hasher *h, const void *data, size_t len);
 void hasher_add_str(struct hasher *h, const char *s); /* includes the NUL */
 /* $XDG_CACHE_HOME/umlrun, or ~/.cache/umlrun (NULL: no home at all). */
 char *cache_path(void);
-/* Why the cache folder root must not be used (none, another's, o+w), or NULL. */
+/*
+ * Why the cache folder root must not be used (none, another's, o+w, or
+ * not there in a folder that is not there either), or NULL.
+ */
 char *cache_problem(const char *root);
 /* cache_path(), checked: exits 2 with the reason when it must not be used. */
 char *cache_root(void);

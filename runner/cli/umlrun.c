@@ -34,6 +34,7 @@
 #include "kunit.h"
 #include "ktap.h"
 #include "options.h"
+#include "overlay_cache.h"
 #include "plain.h"
 #include "profile.h"
 #include "prune.h"
@@ -468,7 +469,7 @@ static void warn_seeds_replay(const struct session *s)
 
 static void doctor_hint(void)
 {
-	note("%s", DOCTOR_HINT + 2);
+	note("no guest booted: 'umlrun doctor' checks what this host must offer a guest");
 }
 
 static UMLRUN_NORETURN void die_doctor(const struct uerr *e)
@@ -478,21 +479,69 @@ static UMLRUN_NORETURN void die_doctor(const struct uerr *e)
 	exit(e->code);
 }
 
+/*
+ * --overlay: the folders resolved, and the root they make laid over the
+ * cached one when the overlay cache holds it (overlay_cache.h), else NULL.
+ */
+static char *overlays_cached(struct session *s, char key[65])
+{
+	_cleanup_free_ char *script = xasprintf("%s/rootfs/overlay.sh", s->project);
+	struct uerr e;
+
+	s->overlays = xcalloc(s->o->noverlays + 1, sizeof(char *));
+	for (size_t i = 0; i < s->o->noverlays; i++) {
+		s->overlays[i] = realpath(s->o->overlays[i], NULL);
+		if (!s->overlays[i])
+			die_sys(EXIT_USAGE, "--overlay=%s", s->o->overlays[i]);
+	}
+	if (!s->o->noverlays)
+		return NULL;
+	if (overlay_key(s->rootfs, script, s->overlays, s->o->noverlays, key, &e) < 0)
+		uerr_die(&e);
+	return overlay_cache_get(key);
+}
+
+/* Lays the overlays over the stage's root, and keeps the result for the next run. */
+static void lay_overlays(struct session *s, const char *key)
+{
+	_cleanup_free_ char *script = xasprintf("%s/rootfs/overlay.sh", s->project);
+	_cleanup_free_ char *root = xasprintf("%s/root", s->stage.dir);
+	char **libs = NULL;
+	struct uerr e;
+	int r;
+
+	for (size_t i = 0; i < s->o->noverlays; i++)
+		if (stage_overlay(&s->stage, script, s->overlays[i], &libs, stderr, &e) < 0)
+			uerr_die(&e);
+	if (s->o->noverlays && (r = overlay_cache_put(key, root, libs)) < 0) {
+		errno = -r;
+		warn_sys(
+		    "cannot keep the laid overlays in the cache (the next run lays them again)");
+	}
+	strv_free(libs);
+}
+
 static void prepare_stage(struct session *s)
 {
 	_cleanup_free_ char *suites = suites_dir(s);
 	_cleanup_free_ char *lib = xasprintf("%s/testsuites/lib", s->project);
+	_cleanup_free_ char *laid = NULL;
+	char key[65] = "";
 	struct uerr e;
 
 	bool seccomp = want_seccomp(s);
 
 	resolve_random_seed(s);
 	stage_sweep();
-	if (stage_create(&s->stage, s->kernel.binary, s->rootfs, suites, lib, &e) < 0)
+	laid = overlays_cached(s, key);
+	if (stage_create(&s->stage, s->kernel.binary, laid ? laid : s->rootfs, suites, lib, &e) < 0)
 		die_doctor(&e);
 	/* From here a refusal (--cpu-cost, --mount) must not leave the stage behind. */
 	live_stage = &s->stage;
 	atexit(remove_live_stage);
+	/* Before the mount points are made in the root: the cache keeps none of them. */
+	if (!laid)
+		lay_overlays(s, key);
 	s->stage.seccomp = seccomp;
 	plan_cpu_cost(s);
 	warn_seeds_replay(s);
@@ -514,16 +563,6 @@ static void prepare_stage(struct session *s)
 		warn("the guest is not confined: this host offers neither Landlock nor (as root) "
 		     "mount namespaces, so a test could reach the host's files as uid %u",
 		     (unsigned)s->stage.uid);
-	s->overlays = xcalloc(s->o->noverlays + 1, sizeof(char *));
-	for (size_t i = 0; i < s->o->noverlays; i++) {
-		_cleanup_free_ char *script = xasprintf("%s/rootfs/overlay.sh", s->project);
-
-		s->overlays[i] = realpath(s->o->overlays[i], NULL);
-		if (!s->overlays[i])
-			die_sys(EXIT_USAGE, "--overlay=%s", s->o->overlays[i]);
-		if (stage_overlay(&s->stage, script, s->overlays[i], &e) < 0)
-			uerr_die(&e);
-	}
 }
 
 static void session_end(struct session *s)
@@ -964,10 +1003,12 @@ static void write_reports(struct session *s, struct run *run, const char *exampl
  */
 static bool no_guest_came_up(const struct sched_result *res)
 {
+	/* A test's own crash (a panic, /results past its limit) is no host problem. */
 	for (size_t i = 0; i < res->nrec; i++)
 		if ((res->rec[i].outcome.end != GUEST_CRASH &&
 		     res->rec[i].outcome.end != GUEST_KILLED) ||
-		    res->rec[i].ktap.planned >= 0 || res->rec[i].ktap.ncases > 0)
+		    res->rec[i].outcome.began || res->rec[i].ktap.planned >= 0 ||
+		    res->rec[i].ktap.ncases > 0)
 			return false;
 	return res->nrec > 0;
 }
@@ -2364,7 +2405,7 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 		break;
 	default:
 		note("the guest failed: %s%s", out.detail,
-		     out.end != GUEST_INIT_ERROR ? DOCTOR_HINT : "");
+		     out.end != GUEST_INIT_ERROR && !out.began ? DOCTOR_HINT : "");
 		code = EXIT_INFRA;
 	}
 	session_end(&s);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 
 const char *tt_mode_name(enum tt_mode m)
@@ -522,20 +523,62 @@ fail:
 	return -1;
 }
 
-int stage_overlay(const struct stage *s, const char *script, const char *dir, struct uerr *e)
+/*
+ * What overlay.sh said: its progress ("overlay: added LIB, which BIN
+ * needs") goes on to stderr as it comes; its last other "overlay: " line
+ * is why it failed, and a tool's line (cp's) what lay behind it. They
+ * become umlrun's one line, not a second one above it.
+ */
+struct overlay_said {
+	char why[512];
+	char tool[512];
+	char ***libs;	/* the host libraries added, appended */
+	FILE *progress; /* where its progress goes, or NULL */
+};
+
+static void overlay_line(void *ctx, const char *line)
+{
+	struct overlay_said *o = ctx;
+	const char *which = strstr(line, ", which ");
+
+	if (!strncmp(line, "overlay: added ", 15)) {
+		size_t n = 0;
+
+		if (o->progress)
+			fprintf(o->progress, "%s\n", line);
+		while (o->libs && *o->libs && (*o->libs)[n])
+			n++;
+		if (o->libs && which) {
+			*o->libs = xrealloc(*o->libs, (n + 2) * sizeof(char *));
+			(*o->libs)[n] = xstrndup(line + 15, (size_t)(which - line - 15));
+			(*o->libs)[n + 1] = NULL;
+		}
+	} else if (!strncmp(line, "overlay: ", 9))
+		snprintf(o->why, sizeof(o->why), "%s", line + 9);
+	else if (*line)
+		snprintf(o->tool, sizeof(o->tool), "%s", line);
+}
+
+int stage_overlay(const struct stage *s, const char *script, const char *dir, char ***libs,
+		  FILE *progress, struct uerr *e)
 {
 	_cleanup_free_ char *root = xasprintf("%s/root", s->dir);
 	char *argv[] = { "sh", (char *)script, root, (char *)dir, NULL };
-	int st = run_argv(argv, STDERR_FILENO);
+	struct overlay_said said = { "", "", libs, progress };
+	struct run_watch w = { .on_line = overlay_line, .ctx = &said };
+	int st = run_argv_watched(argv, -1, &w);
 
 	if (st == 0)
 		return 0;
+	if (!said.why[0])
+		snprintf(said.why, sizeof(said.why), "rootfs/overlay.sh failed (%s)",
+			 st < 0 ? strerror(-st) : "it gave no reason");
 	/* Exit 2: the overlay itself is refused (a link out of the root). */
 	if (st > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 2)
-		return uerr_set(e, EXIT_USAGE,
-				"%s is refused as an overlay (see the message above)", dir);
+		return uerr_set(e, EXIT_USAGE, "--overlay=%s: refused: %s", dir, said.why);
 	return uerr_set(e, EXIT_INFRA,
-			"cannot lay %s over the guest's root (see the message above)", dir);
+			"--overlay=%s: cannot lay it over the guest's root: %s%s%s%s", dir,
+			said.why, said.tool[0] ? " (" : "", said.tool, said.tool[0] ? ")" : "");
 }
 
 /*
@@ -614,6 +657,7 @@ static void mountinfo_unescape(char *s)
 struct mount_entry {
 	unsigned major, minor;
 	char root[PATH_MAX], point[PATH_MAX];
+	char fstype[64]; /* after the " - " that ends the optional fields */
 };
 
 static bool mountinfo_next(FILE *f, struct mount_entry *m)
@@ -623,6 +667,7 @@ static bool mountinfo_next(FILE *f, struct mount_entry *m)
 
 	while (getline(&line, &cap, f) > 0) {
 		char root[PATH_MAX], point[PATH_MAX];
+		const char *sep = strstr(line, " - ");
 
 		if (sscanf(line, "%*u %*u %u:%u %4095s %4095s", &m->major, &m->minor, root,
 			   point) != 4)
@@ -631,9 +676,41 @@ static bool mountinfo_next(FILE *f, struct mount_entry *m)
 		mountinfo_unescape(point);
 		memcpy(m->root, root, sizeof(root));
 		memcpy(m->point, point, sizeof(point));
+		if (!sep || sscanf(sep + 3, "%63s", m->fstype) != 1)
+			m->fstype[0] = '\0';
 		return true;
 	}
 	return false;
+}
+
+/*
+ * The host kernel's own file systems: its processes (/proc/PID/root is
+ * every process's /, the host's among them, one path away; /proc/PID/fd
+ * their open files), its devices, its settings and controls. No guest may
+ * see one through hostfs, whatever the confinement: a mount namespace does
+ * not hide what /proc's magic links reach. By statfs's f_type and by
+ * mountinfo's type (devtmpfs shows tmpfs's f_type).
+ */
+static const struct {
+	unsigned long magic; /* 0: known by its name only */
+	const char *name;
+} pseudo_fs[] = {
+	{ 0x9fa0, "proc" },	      { 0x62656572, "sysfs" },	     { 0, "devtmpfs" },
+	{ 0x1cd1, "devpts" },	      { 0x27e0eb, "cgroup" },	     { 0x63677270, "cgroup2" },
+	{ 0x64626720, "debugfs" },    { 0x74726163, "tracefs" },     { 0xcafe4a11, "bpf" },
+	{ 0x73636673, "securityfs" }, { 0x6165676c, "pstore" },	     { 0x62656570, "configfs" },
+	{ 0x65735543, "fusectl" },    { 0x19800202, "mqueue" },	     { 0x958458f6, "hugetlbfs" },
+	{ 0xde5e81e4, "efivarfs" },   { 0x42494e4d, "binfmt_misc" }, { 0x6e736673, "nsfs" },
+	{ 0xf97cff8c, "selinuxfs" },  { 0x43415d53, "smackfs" },     { 0x67596969, "rpc_pipefs" },
+};
+
+const char *pseudo_fs_name(unsigned long magic, const char *fstype)
+{
+	for (size_t i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++)
+		if ((magic && pseudo_fs[i].magic == magic) ||
+		    (fstype && !strcmp(fstype, pseudo_fs[i].name)))
+			return pseudo_fs[i].name;
+	return NULL;
 }
 
 /*
@@ -699,6 +776,77 @@ static bool mount_shows(const char *host, const char *dir, bool inside)
 	return shows;
 }
 
+int host_mounts_check(FILE *mountinfo, const char *opt, const char *host, struct uerr *e)
+{
+	struct mount_entry m, held;
+	char in_fs[PATH_MAX];
+	const char *pseudo;
+	bool below = false;
+
+	if (mount_of(mountinfo, host, &held, in_fs, sizeof(in_fs)) &&
+	    (pseudo = pseudo_fs_name(0, held.fstype)))
+		return uerr_set(e, EXIT_USAGE,
+				"%s: %s is on a %s file system, the host kernel's own (its "
+				"processes, devices or controls), which a guest must not reach; "
+				"give a folder of plain files",
+				opt, host, pseudo);
+	rewind(mountinfo);
+	while (mountinfo_next(mountinfo, &m)) {
+		if (!path_within(m.point, host) || !strcmp(m.point, host))
+			continue;
+		if ((pseudo = pseudo_fs_name(0, m.fstype)))
+			return uerr_set(
+			    e, EXIT_USAGE,
+			    "%s: %s is mounted at %s, below %s: a guest would reach the "
+			    "host kernel's own files (its processes, devices or "
+			    "controls) through it; give a folder with no such mount "
+			    "below it",
+			    opt, pseudo, m.point, host);
+		if (!below) {
+			below = true;
+			memcpy(&held, &m, sizeof(m));
+		}
+	}
+	/*
+	 * Bind mounts are not recursive: in a mount namespace the guest would
+	 * see the folder below the mount instead of it, and in a user namespace
+	 * the kernel refuses to hide a mount it locked (EINVAL at boot).
+	 */
+	if (below)
+		return uerr_set(e, EXIT_USAGE,
+				"%s: %s has a file system mounted below it, at %s, which a guest "
+				"cannot be given with it (a guest's mounts are not recursive); "
+				"--mount that folder on its own, or give a folder with no mount "
+				"below it",
+				opt, host, held.point);
+	return 0;
+}
+
+/* host on one of the host kernel's own file systems, or with a mount below it. */
+static int pseudo_mounts_check(const char *opt, const char *host, struct uerr *e)
+{
+	struct statfs sf;
+	const char *pseudo;
+	FILE *f;
+	int r;
+
+	if (statfs(host, &sf) == 0 && (pseudo = pseudo_fs_name((unsigned long)sf.f_type, NULL)))
+		return uerr_set(e, EXIT_USAGE,
+				"%s: %s is on a %s file system, the host kernel's own (its "
+				"processes, devices or controls), which a guest must not reach; "
+				"give a folder of plain files",
+				opt, host, pseudo);
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return uerr_sys(
+		    e, EXIT_INFRA,
+		    "%s: cannot read /proc/self/mountinfo to see what is mounted below %s", opt,
+		    host);
+	r = host_mounts_check(f, opt, host, e);
+	fclose(f);
+	return r;
+}
+
 int host_folder_check(const char *opt, const char *host, struct uerr *e)
 {
 	const char *tmpdir = getenv("TMPDIR");
@@ -734,7 +882,7 @@ int host_folder_check(const char *opt, const char *host, struct uerr *e)
 		    "%s, its cache %s), which a guest must not reach; unmount it, or "
 		    "give a folder that holds no such mount",
 		    opt, host, tmpbase ? tmpbase : "TMPDIR", cache);
-	return 0;
+	return pseudo_mounts_check(opt, host, e);
 }
 
 int guest_mount_parse(const char *spec, struct confine_mount *m, struct uerr *e)

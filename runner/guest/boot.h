@@ -20,6 +20,7 @@
 #define UMLRUN_BOOT_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "confine.h"
@@ -96,16 +97,32 @@ int stage_create(struct stage *s, const char *kernel, const char *rootfs, const 
 /*
  * Puts the files of dir over the staged root (--overlay), with the shared
  * libraries they need, by running script (rootfs/overlay.sh). Never writes
- * through the hard links into the cached root.
+ * through the hard links into the cached root. The host libraries it
+ * added are appended to *libs (a NULL-terminated vector; libs may be NULL)
+ * and said on progress (when not NULL); why it failed is e's one line.
  */
-int stage_overlay(const struct stage *s, const char *script, const char *dir, struct uerr *e);
+int stage_overlay(const struct stage *s, const char *script, const char *dir, char ***libs,
+		  FILE *progress, struct uerr *e);
 /*
  * A host folder the guest is to see (--mount's HOST, --plain's DIR; host
  * resolved): not / and not one in or above umlrun's own folders (TMPDIR's
- * stages, the cache: the guest would reach other runs). opt names the
- * option in the message. Exit 2 on bad input.
+ * stages, the cache: the guest would reach other runs), not on a file
+ * system of the host kernel's own (/proc, /sys, /dev...) and with no
+ * mount below it (host_mounts_check). opt names the option in the
+ * message. Exit 2 on bad input.
  */
 int host_folder_check(const char *opt, const char *host, struct uerr *e);
+/*
+ * The mountinfo part of host_folder_check, on an open mountinfo (the
+ * unit tests give their own): host may not be on one of the host
+ * kernel's own file systems (proc, sysfs, devtmpfs, cgroup...: its
+ * processes' roots, its devices) nor have any file system mounted below
+ * it (a guest's mounts are not recursive; a pseudo one would open the
+ * host). Exit 2 on a refusal.
+ */
+int host_mounts_check(FILE *mountinfo, const char *opt, const char *host, struct uerr *e);
+/* The name of a host kernel's own file system by statfs magic or mountinfo type, or NULL. */
+const char *pseudo_fs_name(unsigned long magic, const char *fstype);
 /*
  * --mount=HOST[:GUEST][:rw]: HOST must be an existing folder, not / and
  * not one holding umlrun's own folders (TMPDIR's stages, the cache: the

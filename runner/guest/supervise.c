@@ -123,6 +123,8 @@ static void control_line(struct guest_outcome *o, bool *ended, const char *l)
 	long v;
 	double sim = 0, n;
 
+	if (!strncmp(l, "begin ", 6))
+		o->began = true;
 	if (!strncmp(l, "end ", 4)) {
 		/* Seconds up to the longest timeout= (100 years) and then some. */
 		if (strstr(l, " sim=") && !field_in(l, " sim=", 0, 1e10, &sim))

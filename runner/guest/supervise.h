@@ -65,6 +65,7 @@ struct guest_outcome {
 	 */
 	char kernel_report[256];
 	char panic[256]; /* the console's "Kernel panic - not syncing" line, or empty */
+	bool began;	 /* the init said "begin": the guest booted, whatever the test did */
 };
 
 const char *guest_end_name(enum guest_end e);

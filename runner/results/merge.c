@@ -40,13 +40,23 @@ static void shards_free(struct shards *s)
 	free(s->idx);
 }
 
+/* Every shard's records; their subtests held to one file's bound in all (memory). */
 static int load_all(char *const *dirs, size_t ndirs, struct shards *s, struct uerr *e)
 {
+	size_t subtests = 0;
+
 	s->runs = xcalloc(ndirs, sizeof(*s->runs));
 	for (size_t i = 0; i < ndirs; i++) {
 		if (results_load(dirs[i], &s->runs[i], e) < 0)
 			return -1;
 		s->nruns = i + 1;
+		for (size_t j = 0; j < s->runs[i].n; j++)
+			subtests += s->runs[i].rec[j].ktap.ncases;
+		if (subtests > RESULTS_SUBTESTS_MAX)
+			return uerr_set(e, EXIT_USAGE,
+					"the shards up to %s hold more than %d subtests in all, "
+					"what umlrun merges at most (its memory bound)",
+					dirs[i], RESULTS_SUBTESTS_MAX);
 	}
 	return 0;
 }

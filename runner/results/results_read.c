@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "results_read.h"
+#include "suite.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -51,7 +52,20 @@ static int bad(struct ctx *c, const char *fmt, ...)
 
 static const char *type_word(json_type t)
 {
-	return t == json_type_double ? "a number" : t == json_type_int ? "an integer" : "a string";
+	switch (t) {
+	case json_type_double:
+		return "a number";
+	case json_type_int:
+		return "an integer";
+	case json_type_array:
+		return "an array";
+	case json_type_object:
+		return "an object";
+	case json_type_boolean:
+		return "true or false";
+	default:
+		return "a string";
+	}
 }
 
 /*
@@ -98,6 +112,20 @@ static int get_str(struct ctx *c, json_object *o, const char *key, bool required
 	return 0;
 }
 
+/* Whether path has a step that is empty, "." or "..": "." is the run folder itself. */
+static bool has_dot_step(const char *p)
+{
+	for (;;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return true;
+		if (!p[n])
+			return false;
+		p += n + 1;
+	}
+}
+
 /*
  * A test's folder inside the run folder: merge copies it and the report
  * links to it, so a results.json from another machine must not name a
@@ -110,10 +138,14 @@ static int get_run_path(struct ctx *c, json_object *o, const char *key, char **o
 	if (get_str(c, o, key, true, out) < 0)
 		return -1;
 	p = *out;
-	if (!*p || *p == '/' || !strcmp(p, "..") || !strncmp(p, "../", 3) || strstr(p, "/../") ||
-	    (strlen(p) >= 3 && !strcmp(p + strlen(p) - 3, "/..")) || strchr(p, '\n')) {
+	if (!*p || *p == '/' || has_dot_step(p) || strchr(p, '\n')) {
+		_cleanup_free_ char *shown = str_shown(p);
+
 		free(steal_ptr(out));
-		return bad(c, "\"%s\" must be a folder inside the run folder", key);
+		return bad(
+		    c,
+		    "\"%s\" must be a folder inside the run folder (SUITE/tNNNN-name), not \"%s\"",
+		    key, shown);
 	}
 	/* A run names its test folders after test files: ASCII (suite.c). */
 	if (needs_showing(p)) {
@@ -285,6 +317,9 @@ static int parse_cases(struct ctx *c, json_object *o, size_t i, struct ktap *k)
 	if (member(c, o, "subtests", json_type_array, false, &arr) < 0)
 		return -1;
 	n = arr ? json_object_array_length(arr) : 0;
+	if (n > KTAP_MAX_CASES)
+		return bad(c, "%zu subtests: a run keeps at most %d of a test file", n,
+			   KTAP_MAX_CASES);
 	k->cases = xcalloc(n ? n : 1, sizeof(*k->cases));
 	for (size_t j = 0; j < n; j++) {
 		struct ktap_case *kc = &k->cases[j];
@@ -308,6 +343,17 @@ static void test_from_id(struct test *t, char *id)
 	t->id = id;
 	t->suite = slash ? xasprintf("%.*s", (int)(slash - id), id) : xstrdup("");
 	t->file = xstrdup(slash ? slash + 1 : id);
+}
+
+/*
+ * SUITE/FILE, as suite.c names a test: a name each, neither "." nor "..",
+ * so that an id is no path out of where its suite would be.
+ */
+static bool id_valid(const struct test *t)
+{
+	return strchr(t->id, '/') && test_name_valid(t->suite) && test_name_valid(t->file) &&
+	       strcmp(t->suite, ".") && strcmp(t->suite, "..") && strcmp(t->file, ".") &&
+	       strcmp(t->file, "..");
 }
 
 /* "cost" is optional, and so are its guest counters (-1 when absent). */
@@ -376,6 +422,12 @@ static int parse_record(struct ctx *c, json_object *o, size_t i, struct test *t,
 	r->test = t;
 	if (!id[0])
 		return bad(c, "\"id\" is empty");
+	if (!id_valid(t)) {
+		_cleanup_free_ char *shown = str_shown(id);
+
+		return bad(c, "\"id\" \"%s\" is not SUITE/FILE, each a name a run gives (%s)",
+			   shown, TEST_NAME_RULE);
+	}
 	if (get_small_int(c, o, "attempt", true, &r->attempt) < 0 ||
 	    get_line(c, o, "result", true, &result) < 0 ||
 	    get_line(c, o, "reason", false, &r->reason) < 0 ||
@@ -410,6 +462,90 @@ static int parse_record(struct ctx *c, json_object *o, size_t i, struct test *t,
 	return 0;
 }
 
+/* Records (ctx: the array) ordered by id and attempt, then by their place in the file. */
+static int cmp_by_id(const void *a, const void *b, void *ctx)
+{
+	const struct record *rec = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int d = strcmp(rec[i].test->id, rec[j].test->id);
+
+	if (d)
+		return d;
+	if (rec[i].attempt != rec[j].attempt)
+		return rec[i].attempt < rec[j].attempt ? -1 : 1;
+	return i < j ? -1 : 1;
+}
+
+static int cmp_by_dir(const void *a, const void *b, void *ctx)
+{
+	const struct record *rec = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int d = strcmp(rec[i].dir, rec[j].dir);
+
+	if (d)
+		return d;
+	return i < j ? -1 : 1;
+}
+
+/*
+ * A run lists each test and attempt once, each in a folder of its own: a
+ * test twice in one file would count twice in a merge, and two records of
+ * one folder would share (and hide) each other's logs.
+ */
+static int check_unique(struct ctx *c, const struct loaded_run *lr)
+{
+	_cleanup_free_ size_t *idx = xcalloc(lr->n ? lr->n : 1, sizeof(*idx));
+
+	for (size_t i = 0; i < lr->n; i++)
+		idx[i] = i;
+	qsort_r(idx, lr->n, sizeof(*idx), cmp_by_id, lr->rec);
+	for (size_t i = 1; i < lr->n; i++) {
+		const struct record *a = &lr->rec[idx[i - 1]], *b = &lr->rec[idx[i]];
+
+		if (!strcmp(a->test->id, b->test->id) && a->attempt == b->attempt) {
+			snprintf(c->where, sizeof(c->where), "tests[%zu]", idx[i]);
+			return bad(c,
+				   "%s (attempt %d) is listed twice, also as tests[%zu]: a run "
+				   "lists each test once",
+				   b->test->id, b->attempt, idx[i - 1]);
+		}
+	}
+	qsort_r(idx, lr->n, sizeof(*idx), cmp_by_dir, lr->rec);
+	for (size_t i = 1; i < lr->n; i++) {
+		const struct record *a = &lr->rec[idx[i - 1]], *b = &lr->rec[idx[i]];
+
+		if (!strcmp(a->dir, b->dir)) {
+			snprintf(c->where, sizeof(c->where), "tests[%zu]", idx[i]);
+			return bad(c,
+				   "\"dir\" %s is also tests[%zu]'s: a run gives each test a "
+				   "folder of its own",
+				   b->dir, idx[i - 1]);
+		}
+	}
+	return 0;
+}
+
+/* The subtests of every test, counted before any is read: the memory bound. */
+static int check_total(struct ctx *c, json_object *arr, size_t n)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *t = json_object_array_get_idx(arr, i), *sub;
+
+		if (json_object_is_type(t, json_type_object) &&
+		    json_object_object_get_ex(t, "subtests", &sub) &&
+		    json_object_is_type(sub, json_type_array))
+			total += json_object_array_length(sub);
+	}
+	if (total > RESULTS_SUBTESTS_MAX)
+		return bad(c,
+			   "%zu subtests in all: umlrun reads at most %d from one file (its "
+			   "memory bound)",
+			   total, RESULTS_SUBTESTS_MAX);
+	return 0;
+}
+
 static int parse_tests(struct ctx *c, json_object *root, struct loaded_run *lr)
 {
 	json_object *arr;
@@ -418,6 +554,8 @@ static int parse_tests(struct ctx *c, json_object *root, struct loaded_run *lr)
 	if (member(c, root, "tests", json_type_array, true, &arr) < 0)
 		return -1;
 	n = json_object_array_length(arr);
+	if (check_total(c, arr, n) < 0)
+		return -1;
 	/* n set first: results_free releases every (zeroed or half-read) record. */
 	lr->tests = xcalloc(n ? n : 1, sizeof(*lr->tests));
 	lr->rec = xcalloc(n ? n : 1, sizeof(*lr->rec));
@@ -426,6 +564,8 @@ static int parse_tests(struct ctx *c, json_object *root, struct loaded_run *lr)
 		if (parse_record(c, json_object_array_get_idx(arr, i), i, &lr->tests[i],
 				 &lr->rec[i]) < 0)
 			return -1;
+	if (check_unique(c, lr) < 0)
+		return -1;
 	c->where[0] = '\0';
 	return 0;
 }
@@ -569,8 +709,11 @@ static int load_text(const char *path, bool nofollow, char **text, size_t *len, 
 	/* Given by the user (--durations FILE) it may be a link, never a fifo or a device. */
 	if (!S_ISREG(st.st_mode))
 		return uerr_set(e, EXIT_USAGE, "%s is not a regular file", path);
-	if (st.st_size > READ_FILE_MAX)
-		return uerr_set(e, EXIT_USAGE, "%s is larger than umlrun reads (1 GiB)", path);
+	if (st.st_size > RESULTS_FILE_MAX)
+		return uerr_set(e, EXIT_USAGE,
+				"%s is larger than umlrun reads back (%d MiB, its memory bound): "
+				"not a results.json a run writes",
+				path, (int)(RESULTS_FILE_MAX >> 20));
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;

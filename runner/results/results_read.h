@@ -34,8 +34,14 @@
  *     (refused); any other C0 control but tab, DEL, a C1 control
  *     (U+0080..U+009F) and a byte that is not UTF-8 come back as \xHH
  *     of their bytes, as sched.c shows what a guest printed;
- *   - a test's "dir" is a folder inside the run folder, with no control
- *     character (refused): a run names them after test files (ASCII);
+ *   - a test's "dir" is a folder inside the run folder (no empty, . or
+ *     .. step), with no control character (refused): a run names them
+ *     after test files (ASCII);
+ *   - a test's "id" is SUITE/FILE, each a name suite.c accepts (not . or
+ *     ..), and (with "attempt") listed once; its "dir" is another test's
+ *     in no record;
+ *   - a test holds at most KTAP_MAX_CASES subtests (what a run keeps), a
+ *     file RESULTS_SUBTESTS_MAX in all and RESULTS_FILE_MAX bytes;
  *   - "attempt" is 1 to 1000000, "failed_attempts" 0 to 1000000, and
  *     every number of seconds finite, 0 to 1e10 (above a century, the
  *     longest timeout); anything else is refused.
@@ -47,6 +53,14 @@
 #define UMLRUN_RESULTS_READ_H
 
 #include "report.h"
+
+/*
+ * What umlrun reads of one results.json, and merge of all its shards
+ * together: json-c took about 1.3 GB for a file of 1,000,000 subtests (54
+ * MB), 2.5 GB for 2,000,000 (80 MB). Past them: EXIT_USAGE, one line.
+ */
+#define RESULTS_FILE_MAX     ((off_t)64 << 20)
+#define RESULTS_SUBTESTS_MAX 1000000
 
 struct loaded_run {
 	struct run_info info; /* its strings point into the fields below */

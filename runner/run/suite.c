@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static bool is_test_file(const char *name)
 {
@@ -106,6 +107,38 @@ int guest_mem_check(const char *what, const char *size, struct uerr *e)
 bool test_name_valid(const char *s)
 {
 	return *s && !s[strspn(s, TEST_NAME_CHARS)];
+}
+
+/*
+ * A test file is an executable file (docs/harness.md): a folder named
+ * like one was listed and run ("no plan line"), and a file without its
+ * execute bit ran although no other runner of the suite would run it.
+ * Followed through a link, as the guest's hostfs follows it.
+ */
+static int test_file_check(const char *sdir, const char *f, struct uerr *e)
+{
+	_cleanup_free_ char *path = xasprintf("%s/%s", sdir, f);
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return uerr_sys(e, EXIT_USAGE, "cannot read the test file '%s'", path);
+	if (S_ISDIR(st.st_mode))
+		return uerr_set(
+		    e, EXIT_USAGE,
+		    "'%s': a folder named like a test file (tNNNN-name.sh), which is an "
+		    "executable file; rename the folder",
+		    path);
+	if (!S_ISREG(st.st_mode))
+		return uerr_set(e, EXIT_USAGE,
+				"'%s': a test file must be an executable regular file, not a fifo, "
+				"socket or device",
+				path);
+	if (!(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)))
+		return uerr_set(e, EXIT_USAGE,
+				"'%s': a test file must be executable; chmod +x '%s' (or rename it "
+				"if it is no test)",
+				path, path);
+	return 0;
 }
 
 static bool is_blank(char c)
@@ -443,6 +476,8 @@ static int load_suite(const char *dir, const char *suite, const char *only, stru
 			    ".sh (the folders of another's repeats, seeds and retries are "
 			    "named so); rename it",
 			    sdir, f);
+		} else if (r == 0 && is_test_file(f)) {
+			r = test_file_check(sdir, f, e);
 		}
 		if (r == 0 && is_test_file(f) && (!only || !strcmp(only, f))) {
 			struct test t = d;

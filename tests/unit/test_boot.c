@@ -337,14 +337,94 @@ static void test_mount_form(void)
 	rmdir(dir);
 }
 
+/*
+ * --mount of the host kernel's own file systems, or of a folder with a
+ * mount below it: refused before boot (a guest mounted /proc and reached
+ * every process's root; a mount below failed at boot in a user namespace).
+ */
+static void test_pseudo_mounts(void)
+{
+	static const char mountinfo[] =
+	    "21 26 0:20 / /proc rw,relatime - proc proc rw\n"
+	    "26 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n"
+	    "23 26 0:6 / /dev rw,relatime - devtmpfs devtmpfs rw\n"
+	    "30 26 0:30 / /srv/jail/hostproc rw shared:5 - proc proc rw\n"
+	    "31 26 0:31 / /srv/data/sub rw - tmpfs tmpfs rw\n"
+	    "32 26 0:32 / /srv/sys\\040x rw - sysfs sysfs rw\n"
+	    "33 26 8:2 / /srv/plain rw - ext4 /dev/sda2 rw\n";
+	static const struct {
+		const char *host;
+		const char *want; /* NULL: accepted */
+	} cases[] = {
+		{ "/proc", "/proc is on a proc file system, the host kernel's own" },
+		{ "/proc/1", "/proc/1 is on a proc file system" },
+		{ "/dev", "/dev is on a devtmpfs file system" },
+		{ "/srv/jail",
+		  "proc is mounted at /srv/jail/hostproc, below /srv/jail: a guest would "
+		  "reach the host kernel's own files" },
+		{ "/srv", "proc is mounted at /srv/jail/hostproc, below /srv" },
+		{ "/srv/sys x", "/srv/sys x is on a sysfs file system" },
+		{ "/srv/data", "/srv/data has a file system mounted below it, at /srv/data/sub" },
+		{ "/srv/data/sub", NULL },
+		{ "/srv/plain", NULL },
+		{ "/srv/jail/host", NULL },
+		{ "/srv/dat", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fmemopen((void *)mountinfo, sizeof(mountinfo) - 1, "r");
+		struct uerr e = { 0 };
+		int r = host_mounts_check(f, "--mount=X", cases[i].host, &e);
+
+		fclose(f);
+		if (cases[i].want) {
+			ok(r < 0 && e.code == EXIT_USAGE && strstr(e.msg, cases[i].want),
+			   "--mount of %s: exit 2 saying '%s'", cases[i].host, cases[i].want);
+			if (r == 0 || !strstr(e.msg, cases[i].want))
+				diag("  got: %s", r < 0 ? e.msg : "accepted");
+		} else {
+			if (!ok(r == 0, "--mount of %s: accepted", cases[i].host))
+				diag("  got: %s", e.msg);
+		}
+	}
+	ok(pseudo_fs_name(0x9fa0, NULL) && !strcmp(pseudo_fs_name(0x9fa0, NULL), "proc") &&
+	       pseudo_fs_name(0x27e0eb, NULL) && pseudo_fs_name(0, "cgroup2") &&
+	       !pseudo_fs_name(0xef53, "ext4") && !pseudo_fs_name(0x01021994, "tmpfs"),
+	   "procfs, cgroup and cgroup2 are the host kernel's own file systems; ext4 and tmpfs are "
+	   "not");
+}
+
+/* The real host: /proc and /sys are refused by path, whatever mountinfo says. */
+static void test_pseudo_real(void)
+{
+	static const char *const hosts[] = { "/proc", "/proc/self", "/sys" };
+
+	for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+		_cleanup_free_ char *spec = xasprintf("%s:/hostproc", hosts[i]);
+		struct confine_mount m;
+		struct uerr e = { 0 };
+		int r = guest_mount_parse(spec, &m, &e);
+
+		ok(r < 0 && e.code == EXIT_USAGE && !strchr(e.msg, '\n') &&
+		       strstr(e.msg, "the host kernel's own"),
+		   "--mount=%s: exit 2, one line, the host kernel's own file system", spec);
+		if (r == 0) {
+			free(m.host);
+			free(m.guest);
+		}
+	}
+}
+
 int main(void)
 {
-	plan(56 + 18);
+	plan(56 + 18 + 12 + 3);
 	test_modes();
 	test_start();
 	test_stage_params();
 	test_argv();
 	test_join();
 	test_mount_form();
+	test_pseudo_mounts();
+	test_pseudo_real();
 	return done_testing();
 }

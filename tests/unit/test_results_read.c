@@ -47,7 +47,7 @@ static void test_controls(void)
 {
 	static const char shard[] = "\"shard\": \"1\\u001b]0;x\\u0007/2\", ";
 	_cleanup_free_ char *text =
-	    xasprintf(ONE_TEST, "s/t0001-a\\u009b.sh", "ERROR \\u001b[2J\\u007fgone\\tstill é", "1",
+	    xasprintf(ONE_TEST, "s/t0001-a.sh", "ERROR \\u001b[2J\\u007fgone\\tstill é", "1",
 		      "a\\u001bb\\u0007c\\u0085d");
 	_cleanup_free_ char *with_shard = NULL;
 	_cleanup_free_ char *raw = NULL;
@@ -62,9 +62,11 @@ static void test_controls(void)
 	       "a reason's ESC and DEL shown as \\xHH, tab and é kept");
 	is_str(lr.n ? lr.rec[0].ktap.cases[0].title : NULL, "a\\x1bb\\x07c\\xc2\\x85d",
 	       "a subtest name's ESC, BEL and C1 NEL shown as \\xHH of their bytes");
-	is_str(lr.n ? lr.rec[0].test->id : NULL, "s/t0001-a\\xc2\\x9b.sh",
-	       "an id's C1 CSI shown as \\xc2\\x9b");
 	results_free(&lr);
+	/* An id is a test's name, which holds no control character (suite.c). */
+	refused("s/t0001-a\\u009b.sh", "", "1", "a",
+		"tests[0]: \"id\" \"s/t0001-a\\xc2\\x9b.sh\" is not SUITE/FILE",
+		"an id with a C1 CSI (shown as \\xc2\\x9b)");
 
 	at = strstr(text, "\"tests\"");
 	with_shard = xasprintf("%.*s%s%s", (int)(at - text), text, shard, at);
@@ -144,6 +146,106 @@ static void test_bounds(void)
 		      "a test folder with ESC");
 }
 
+/*
+ * What no run writes, which merge took: the run folder as a test's folder,
+ * a test twice, an id that is a path, a "tests" of the wrong type.
+ */
+static void test_odd_content(void)
+{
+	_cleanup_free_ char *text = xasprintf(ONE_TEST, "s/t0001-a.sh", "", "1", "a");
+	_cleanup_free_ char *dot = replaced(text, "\"dir\": \"s/t0001-a.sh\"", "\"dir\": \".\"");
+	_cleanup_free_ char *dotstep =
+	    replaced(text, "\"dir\": \"s/t0001-a.sh\"", "\"dir\": \"s/./t\"");
+	_cleanup_free_ char *empty_step =
+	    replaced(text, "\"dir\": \"s/t0001-a.sh\"", "\"dir\": \"s//t0001-a\"");
+	_cleanup_free_ char *tests_str =
+	    replaced(text, "\"tests\": [", "\"tests\": \"x\", \"no\": [");
+	const char *first = strstr(text, "{\"id\"");
+	_cleanup_free_ char *one = xasprintf("%.*s", (int)(strlen(first) - 2), first);
+	_cleanup_free_ char *twice = xasprintf("%.*s%s, %s]}", (int)(first - text), text, one, one);
+	_cleanup_free_ char *other =
+	    replaced(one, "\"id\": \"s/t0001-a.sh\"", "\"id\": \"s/t0002-b.sh\"");
+	_cleanup_free_ char *same_dir =
+	    xasprintf("%.*s%s, %s]}", (int)(first - text), text, one, other);
+	_cleanup_free_ char *retry = replaced(one, "\"attempt\": 1", "\"attempt\": 2");
+	_cleanup_free_ char *retry_dir =
+	    replaced(retry, "\"dir\": \"s/t0001-a.sh\"", "\"dir\": \"s/t0001-a.2\"");
+	_cleanup_free_ char *repeat =
+	    xasprintf("%.*s%s, %s]}", (int)(first - text), text, one, retry_dir);
+	struct loaded_run lr;
+	struct uerr e = { 0 };
+
+	parse_refused(dot,
+		      "r.json: tests[0]: \"dir\" must be a folder inside the run folder "
+		      "(SUITE/tNNNN-name), not \".\"",
+		      "\"dir\": \".\" (the run folder itself)");
+	parse_refused(dotstep, "\"dir\" must be a folder inside the run folder", "a dir of s/./t");
+	parse_refused(empty_step, "\"dir\" must be a folder inside the run folder",
+		      "a dir of s//t0001-a");
+	parse_refused(twice,
+		      "r.json: tests[1]: s/t0001-a.sh (attempt 1) is listed twice, also as "
+		      "tests[0]: a run lists each test once",
+		      "the same test twice in one file");
+	parse_refused(same_dir,
+		      "r.json: tests[1]: \"dir\" s/t0001-a.sh is also tests[0]'s: a run gives each "
+		      "test a folder of its own",
+		      "two tests in one folder");
+	if (!ok(results_parse(repeat, strlen(repeat), "r.json", &lr, &e) == 0 && lr.n == 2,
+		"a test's two attempts (--repeat), each in its own folder: read"))
+		diag("  got: %s", e.msg);
+	results_free(&lr);
+	parse_refused(tests_str, "r.json: \"tests\" is not an array", "\"tests\": \"x\"");
+	for (size_t i = 0; i < 6; i++) {
+		static const char *const ids[] = { "../../etc/t0001-x.sh", "./t0001-x.sh",
+						   "s/../t0001-x.sh",	   "../t0001-x.sh",
+						   "t0001-x.sh",	   "s/t0001 x.sh" };
+		_cleanup_free_ char *want =
+		    xasprintf("tests[0]: \"id\" \"%s\" is not SUITE/FILE", ids[i]);
+
+		refused(ids[i], "", "1", "a", want, ids[i]);
+	}
+}
+
+/* A run keeps 100,000 results of a test file; a file bounds umlrun's memory. */
+static void test_size_bounds(void)
+{
+	const char *case1 = "{\"n\": 1, \"name\": \"a\", \"result\": \"pass\"}";
+	_cleanup_free_ char *text = xasprintf(ONE_TEST, "s/t0001-a.sh", "", "1", "a");
+	const char *at = strstr(text, "\"subtests\": [") + strlen("\"subtests\": [");
+	struct strbuf many = { 0 }, all = { 0 };
+	char tmp[] = "/tmp/umlrun-test-big-XXXXXX";
+	struct loaded_run lr;
+	struct uerr e = { 0 };
+	int fd;
+
+	sb_add(&many, text, (size_t)(at - text));
+	for (int i = 0; i <= KTAP_MAX_CASES; i++)
+		sb_printf(&many, "%s%s", i ? ", " : "", case1);
+	sb_printf(&many, "]}]}");
+	parse_refused(
+	    many.buf,
+	    "r.json: tests[0]: 100001 subtests: a run keeps at most 100000 of a test file",
+	    "100,001 subtests in one test");
+	sb_add(&all, text, (size_t)(at - text));
+	for (int i = 0; i <= RESULTS_SUBTESTS_MAX; i++)
+		sb_add(&all, i ? ", 0" : "0", i ? 3 : 1);
+	sb_printf(&all, "]}]}");
+	parse_refused(all.buf,
+		      "r.json: 1000001 subtests in all: umlrun reads at most 1000000 from one file",
+		      "1,000,001 subtests in one file");
+	sb_release(&many);
+	sb_release(&all);
+	fd = mkstemp(tmp);
+	ok(fd >= 0 && ftruncate(fd, RESULTS_FILE_MAX + 1) == 0 &&
+	       results_load_file(tmp, &lr, &e) < 0 && e.code == EXIT_USAGE &&
+	       strstr(e.msg, "is larger than umlrun reads back (64 MiB"),
+	   "a results.json over 64 MiB: refused before it is read");
+	results_free(&lr);
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+}
+
 /* results_load reads a run folder's results.json only as a file of its own. */
 static void test_link(void)
 {
@@ -180,7 +282,7 @@ int main(void)
 	struct loaded_run lr;
 	struct uerr e;
 
-	plan(46);
+	plan(46 + 1 + 19 + 3);
 	if (!is_int(parse("s/t0001-a.sh", "", "1.25", "first", &lr, &e), 0, "a good file parses"))
 		diag("%s", e.msg);
 	is_str(lr.rec[0].test->id, "s/t0001-a.sh", "its id");
@@ -276,6 +378,8 @@ int main(void)
 	}
 	test_controls();
 	test_bounds();
+	test_odd_content();
+	test_size_bounds();
 	test_link();
 	return done_testing();
 }

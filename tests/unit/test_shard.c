@@ -338,6 +338,11 @@ static void test_results_file(const char *dir)
 	fixture_record(&r[1], &t[0], 2, 4.0, V_FAIL);
 	fixture_record(&r[2], &t[1], 1, 10.0, V_INTERRUPTED);
 	fixture_record(&r[3], &t[2], 1, 1.25, V_PASS);
+	/* Each record in a folder of its own, as a run writes them (results_read.h). */
+	r[0].dir = "net/t1.1";
+	r[1].dir = "net/t1.2";
+	r[2].dir = "net/t2";
+	r[3].dir = "net/t3";
 	mkdir(run, 0755);
 	is_int(report_write_json(json, &ri, r, 4, &e), 0, "results.json fixture written");
 	is_int(durations_load(json, &d, &e), 0, "durations from a results.json");

@@ -321,6 +321,37 @@ static void test_names(void)
 	found("n10", "n10/t0001-ipv6.sh n10/t0002-v1.2b.sh n10/t0003-retry2.sh");
 }
 
+/*
+ * A test file is an executable file (docs/harness.md): a folder named like
+ * one, and a file without its execute bit, are usage errors naming the fix.
+ */
+static void test_files_executable(void)
+{
+	_cleanup_free_ char *dir = xasprintf("%s/dsuite/t0003-dir.sh", tmp);
+	_cleanup_free_ char *plain = xasprintf("%s/xsuite/t0002-noexec.sh", tmp);
+	_cleanup_free_ char *want_dir =
+	    xasprintf("'%s': a folder named like a test file (tNNNN-name.sh)", dir);
+	_cleanup_free_ char *want_x =
+	    xasprintf("'%s': a test file must be executable; chmod +x '%s'", plain, plain);
+	_cleanup_free_ char *dsuite = xasprintf("%s/dsuite", tmp);
+	_cleanup_free_ char *xsuite = xasprintf("%s/xsuite", tmp);
+
+	put("dsuite/t0001-ok.sh", "#!/bin/sh\n");
+	mkdir_p(dir, 0755);
+	rejected("dsuite", want_dir);
+	rejected("dsuite/t0001-ok.sh", want_dir);
+	rejected(NULL, want_dir);
+	rm_rf(dsuite);
+	put("xsuite/t0001-ok.sh", "#!/bin/sh\n");
+	put("xsuite/t0002-noexec.sh", "#!/bin/sh\n");
+	chmod(plain, 0644);
+	rejected("xsuite", want_x);
+	rejected("xsuite/t0001-ok.sh", want_x);
+	chmod(plain, 0700);
+	found("xsuite", "xsuite/t0001-ok.sh xsuite/t0002-noexec.sh");
+	rm_rf(xsuite);
+}
+
 static void test_find(void)
 {
 	char tmpl[] = "/tmp/umlrun-suite.XXXXXX";
@@ -433,6 +464,7 @@ static void test_find(void)
 
 		rm_rf(bad);
 	}
+	test_files_executable();
 	test_names();
 	rm_rf(tmp);
 	ok(!path_exists(tmp), "temporary folder removed");
@@ -440,7 +472,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(144);
+	plan(144 + 6);
 	test_settings();
 	test_mem();
 	test_find();

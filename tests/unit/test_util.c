@@ -134,10 +134,58 @@ static void test_host_cpu(void)
 	   "host_cpu_describe gives the model and the CPUs online: %s", d);
 }
 
+/*
+ * A cache not there yet is made in a folder that is (XDG_CACHE_HOME, or
+ * HOME whose .cache may be new), never along a path that is not:
+ * HOME=/nonexistent made that folder and built a kernel there.
+ */
+static void test_cache_parent(void)
+{
+	char tmpl[] = "/tmp/umlrun-cache.XXXXXX";
+	_cleanup_free_ char *fresh_home = NULL, *xdg = NULL, *no_home = NULL, *no_xdg = NULL;
+	_cleanup_free_ char *p1 = NULL, *p2 = NULL, *p3 = NULL, *p4 = NULL;
+	_cleanup_free_ char *want3 = NULL, *want4 = NULL;
+
+	if (!mkdtemp(tmpl)) {
+		ok(false, "mkdtemp");
+		return;
+	}
+	fresh_home = xasprintf("%s/.cache/umlrun", tmpl);
+	xdg = xasprintf("%s/umlrun", tmpl);
+	no_home = xasprintf("%s/nonexistent/.cache/umlrun", tmpl);
+	no_xdg = xasprintf("%s/no-xdg/umlrun", tmpl);
+	p1 = cache_problem(fresh_home);
+	p2 = cache_problem(xdg);
+	p3 = cache_problem(no_home);
+	p4 = cache_problem(no_xdg);
+	want3 =
+	    xasprintf("the cache %s cannot be made: %s/nonexistent does not exist", no_home, tmpl);
+	want4 = xasprintf("the cache %s cannot be made: %s/no-xdg does not exist", no_xdg, tmpl);
+	ok(!p1, "a home without .cache yet: the cache is made there");
+	ok(!p2, "an XDG_CACHE_HOME that exists: the cache is made there");
+	ok(p3 && strstr(p3, want3) && !strchr(p3, '\n'),
+	   "HOME=/nonexistent: refused, naming the missing home");
+	if (p3 && !strstr(p3, want3))
+		diag("  got: %s", p3);
+	ok(p4 && strstr(p4, want4), "an XDG_CACHE_HOME that does not exist: refused, naming it");
+	ok(!path_exists(fresh_home) && !path_exists(no_home), "nothing made by asking");
+	{
+		_cleanup_free_ char *slash_home = cache_problem("/.cache/umlrun");
+		_cleanup_free_ char *slash_xdg =
+		    path_exists("/umlrun") ? NULL : cache_problem("/umlrun");
+
+		ok(!slash_home || !strstr(slash_home, "does not exist"),
+		   "HOME=/: its .cache may be new");
+		ok(!slash_xdg, "XDG_CACHE_HOME=/: the cache may be new");
+	}
+	rmdir(tmpl);
+}
+
 int main(void)
 {
-	plan(4 + 4 * 3);
+	plan(4 + 4 * 3 + 7);
 	test_host_cpu();
+	test_cache_parent();
 	/* Orphans of a killed helper come here, to be reaped and counted gone. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	test_helper_status();
