@@ -1773,6 +1773,7 @@ static int cmd_hwsim(const struct opts *o)
 	 */
 	s.case_wall = o->wall_timeout ? o->wall_timeout : HWSIM_CASE_WALL_TIMEOUT;
 	layout.wall_timeout = s.case_wall + HWSIM_SETUP_WALL;
+	layout.batch = hwsim_batch_size(sel.n, o->jobs ? o->jobs : cpus_usable());
 	run.wall_timeout = 0;
 	/*
 	 * A batch runs the same way again (simulated time): what is retried

@@ -11,7 +11,7 @@
  *	hostap_tree_check(tree, &e);			// exit 2: not a hostap tree
  *	hostap_build(&(struct hostap_build_opts){ .tree = tree, .jobs = 2,
  *		     .say = say, .say_ctx = ctx }, &dir, &built, &e);
- *	// dir/tree/hostapd/hostapd, ...; LD_LIBRARY_PATH=dir/lib
+ *	// dir/tree/hostapd/hostapd, ...; their libraries in dir/lib
  *
  * The user's tree is never written to: its inputs are copied into a
  * scratch folder and built there, with the configs of tests/hwsim
@@ -26,7 +26,7 @@
  *		headers; without it build.log says so and the rest is cached);
  *   lib/	the shared libraries they need, as the host's dynamic loader
  *		lists them (never running them), the loader itself left out:
- *		the guest's LD_LIBRARY_PATH;
+ *		laid over the guest's /usr/lib/x86_64-linux-gnu (hwsim.sh);
  *   build.log	make's output;
  *   inputs.txt	what KEY hashes, in words.
  * KEY hashes the relative paths and content of the build inputs (every

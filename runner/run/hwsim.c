@@ -167,12 +167,21 @@ int hwsim_select(const struct hwsim_list *all, char *const *args, size_t nargs,
 	return 0;
 }
 
+size_t hwsim_batch_size(size_t n, int jobs)
+{
+	size_t want = (n + 4 * (size_t)(jobs > 0 ? jobs : 1) - 1) / (4 * (size_t)(jobs > 0 ? jobs : 1));
+
+	return want < HWSIM_BATCH_MIN ? HWSIM_BATCH_MIN
+	       : want > HWSIM_BATCH_MAX ? HWSIM_BATCH_MAX
+					: want;
+}
+
 /*
- * Batches: a module's cases in runs of at most HWSIM_BATCH_MAX, split
- * evenly (101 cases: 34, 34, 33); a module of few cases joins the batch
+ * Batches: a module's cases in runs of at most max, split evenly (101
+ * cases, max 40: 34, 34, 33); a module of few cases joins the batch
  * before it while that stays within the bound.
  */
-void hwsim_batches(const struct hwsim_list *sel, size_t **starts, size_t *n)
+void hwsim_batches(const struct hwsim_list *sel, size_t max, size_t **starts, size_t *n)
 {
 	size_t cur = 0; /* cases in the open batch */
 
@@ -184,8 +193,8 @@ void hwsim_batches(const struct hwsim_list *sel, size_t **starts, size_t *n)
 		while (j < sel->n && !strcmp(sel->v[j].module, sel->v[i].module))
 			j++;
 		m = j - i;
-		parts = (m + HWSIM_BATCH_MAX - 1) / HWSIM_BATCH_MAX;
-		if (*n && parts == 1 && cur + m <= HWSIM_BATCH_MAX) {
+		parts = (m + max - 1) / max;
+		if (*n && parts == 1 && cur + m <= max) {
 			cur += m; /* joins the open batch */
 			i = j;
 			continue;
@@ -220,7 +229,7 @@ int hwsim_suite_write(const char *suites, const struct hwsim_list *sel,
 		  sel->n, l->timeout, l->wall_timeout, l->mem);
 	if (sb_write_atomic(settings, &sb, e) < 0)
 		return -1;
-	hwsim_batches(sel, &starts, &nb);
+	hwsim_batches(sel, l->batch ? l->batch : HWSIM_BATCH_MAX, &starts, &nb);
 	for (size_t b = 0; b < nb; b++) {
 		size_t first = starts[b], end = b + 1 < nb ? starts[b + 1] : sel->n, part = 0;
 		_cleanup_free_ char *file = NULL;

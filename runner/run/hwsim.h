@@ -20,7 +20,7 @@
  * result of its file, so the reports list every case. A batch holds the
  * cases of one module in the order run-tests.py lists them (a module's
  * cases share their setup and their order dependencies), at most
- * HWSIM_BATCH_MAX of them; small modules share a batch.
+ * hwsim_batch_size of them; small modules share a batch.
  *
  * Parsing and writing never print or exit.
  */
@@ -36,9 +36,14 @@
 
 /* The suite's folder name in the generated suites, and the ids' prefix. */
 #define HWSIM_SUITE "hwsim"
-/* Cases a test file runs at most: one guest's start-up (its python3 imports
- * every module, its daemons start) is paid once for them. */
-#define HWSIM_BATCH_MAX 40
+/*
+ * Cases a test file runs: a guest's start-up (its python3 imports every
+ * module, its daemons start: about 10 s on 2 AMD EPYC CPUs) is paid once
+ * for them, and the batches must still spread over the guests: about
+ * four a guest (hwsim_batch_size), within these bounds.
+ */
+#define HWSIM_BATCH_MIN 10
+#define HWSIM_BATCH_MAX 150
 /* Where the guest finds the tree and the built programs (--mount paths). */
 #define HWSIM_GUEST_TREE  "/mnt/hostap"
 #define HWSIM_GUEST_BUILD "/mnt/hostap-build"
@@ -88,6 +93,7 @@ int hwsim_select(const struct hwsim_list *all, char *const *args, size_t nargs,
 
 struct hwsim_layout {
 	int radios;
+	size_t batch; /* the most cases a test file holds (hwsim_batch_size) */
 	long timeout;	     /* simulated seconds per test file */
 	double wall_timeout; /* wall seconds per test file */
 	const char *mem;
@@ -96,8 +102,13 @@ struct hwsim_layout {
 /* Writes SUITES/hwsim/ for the cases in sel (see above). */
 int hwsim_suite_write(const char *suites, const struct hwsim_list *sel,
 		      const struct hwsim_layout *l, struct uerr *e);
-/* The batches hwsim_suite_write makes of sel: *n files, starts[i] their first case. */
-void hwsim_batches(const struct hwsim_list *sel, size_t **starts, size_t *n);
+/* The most cases a batch holds, for n cases over jobs guests. */
+size_t hwsim_batch_size(size_t n, int jobs);
+/*
+ * The batches hwsim_suite_write makes of sel, at most max cases each: *n
+ * files, starts[i] their first case.
+ */
+void hwsim_batches(const struct hwsim_list *sel, size_t max, size_t **starts, size_t *n);
 
 /* A batch of the failed cases of another, run again alone: tNNNN-...-retry.sh. */
 #define HWSIM_RETRY_SUFFIX "-retry"

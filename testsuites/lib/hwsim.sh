@@ -28,6 +28,7 @@ HWSIM_CHANNELS=${HWSIM_CHANNELS:-1}
 # daemons' debug logs are written line by line).
 hwsim__top=/tmp/hostap
 hwsim__logs=/tmp/logs
+hwsim__libdir=/usr/lib/x86_64-linux-gnu
 
 hwsim__say() {
 	echo "# $*"
@@ -84,7 +85,12 @@ hwsim__setup() {
 		chmod +x /tmp/bin/sudo || return 1
 	export PATH="/tmp/bin:/usr/sbin:$PATH"
 	export HOME=/tmp USER=0 LOGDIR="$hwsim__logs"
-	export LD_LIBRARY_PATH="$HWSIM_BUILD/lib"
+	# The libraries the built programs need, where the loader looks
+	# whatever the environment (cases start them with env={...}).
+	mount -t overlay overlay -o "lowerdir=$HWSIM_BUILD/lib:$hwsim__libdir" "$hwsim__libdir" || {
+		hwsim__say "cannot lay $HWSIM_BUILD/lib over $hwsim__libdir"
+		return 1
+	}
 	# hostap's regulatory database (its test keys), read again.
 	if [ -d "$hwsim__top/tests/hwsim/vm/regdb" ]; then
 		mount --bind "$hwsim__top/tests/hwsim/vm/regdb" /lib/firmware &&
