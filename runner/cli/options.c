@@ -366,7 +366,7 @@ static const struct command_desc {
 	  "with the suite's example configs (cached by the tree's C sources), boot\n"
 	  "guests of a kernel and root folder of their own (python3 and what the cases\n"
 	  "need), start the daemons with the tree's start.sh and run the cases with its\n"
-	  "run-tests.py, up to 40 cases a guest, -j guests at once. Each case is one\n"
+	  "run-tests.py, 10 to 150 cases a guest, -j guests at once. Each case is one\n"
 	  "KTAP result; a guest stuck in a case is stopped, the case failed, and the\n"
 	  "cases after it go on in a fresh guest (docs/hwsim.md).\n"
 	  "\n"
