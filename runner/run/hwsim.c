@@ -169,9 +169,10 @@ int hwsim_select(const struct hwsim_list *all, char *const *args, size_t nargs,
 
 size_t hwsim_batch_size(size_t n, int jobs)
 {
-	size_t want = (n + 4 * (size_t)(jobs > 0 ? jobs : 1) - 1) / (4 * (size_t)(jobs > 0 ? jobs : 1));
+	size_t want =
+	    (n + 4 * (size_t)(jobs > 0 ? jobs : 1) - 1) / (4 * (size_t)(jobs > 0 ? jobs : 1));
 
-	return want < HWSIM_BATCH_MIN ? HWSIM_BATCH_MIN
+	return want < HWSIM_BATCH_MIN	? HWSIM_BATCH_MIN
 	       : want > HWSIM_BATCH_MAX ? HWSIM_BATCH_MAX
 					: want;
 }

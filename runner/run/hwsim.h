@@ -93,7 +93,7 @@ int hwsim_select(const struct hwsim_list *all, char *const *args, size_t nargs,
 
 struct hwsim_layout {
 	int radios;
-	size_t batch; /* the most cases a test file holds (hwsim_batch_size) */
+	size_t batch;	     /* the most cases a test file holds (hwsim_batch_size) */
 	long timeout;	     /* simulated seconds per test file */
 	double wall_timeout; /* wall seconds per test file */
 	const char *mem;

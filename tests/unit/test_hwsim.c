@@ -86,7 +86,7 @@ static void test_batches(void)
 	ok(n == 4 && starts[0] == 0 && starts[1] == 34 && starts[2] == 68 && starts[3] == 106,
 	   "batches: a big module in even parts, small ones joining while within the bound");
 	ok(hwsim_batch_size(4475, 2) == HWSIM_BATCH_MAX && hwsim_batch_size(95, 2) == 12 &&
-		   hwsim_batch_size(3, 2) == HWSIM_BATCH_MIN,
+	       hwsim_batch_size(3, 2) == HWSIM_BATCH_MIN,
 	   "batches: about four a guest, within the bounds");
 	free(starts);
 	hwsim_list_free(&l);
@@ -97,7 +97,9 @@ static void test_suite_and_follow_up(void)
 	char tmpl[] = "/tmp/test_hwsim.XXXXXX";
 	char *dir = mkdtemp(tmpl);
 	struct hwsim_list l = { 0 };
-	struct hwsim_layout lay = { .radios = 7, .batch = 40, .timeout = 86400, .wall_timeout = 900, .mem = "512M" };
+	struct hwsim_layout lay = {
+		.radios = 7, .batch = 40, .timeout = 86400, .wall_timeout = 900, .mem = "512M"
+	};
 	struct uerr e;
 	struct ktap k;
 	char *text = NULL, *rest_text = NULL;
