@@ -1664,6 +1664,22 @@ static int hwsim_print_list(const struct hwsim_list *sel)
 	return EXIT_PASS;
 }
 
+/* debian-packages' "hwsim" ones: hostap's -dev packages and the guest's python3. */
+static void hwsim_check_packages(const struct session *s)
+{
+	_cleanup_free_ char *list = xasprintf("%s/debian-packages", s->project);
+	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *missing = NULL;
+
+	if (read_file(list, &text, NULL) < 0)
+		die_sys(EXIT_INFRA, "cannot read %s", list);
+	if ((missing = doctor_kind_missing(text, "hwsim")))
+		die(EXIT_INFRA,
+		    "hwsim: Debian packages missing: %s; install them with 'apt-get install %s' "
+		    "(as root: sh tests/deps.sh in a checkout)",
+		    missing, missing);
+}
+
 /* The tree's programs, built with its tests/hwsim configs (or found cached). */
 static char *hwsim_build(const struct session *s, const char *tree)
 {
@@ -1799,6 +1815,7 @@ static int cmd_hwsim(const struct opts *o)
 	run.nconfigs = o->nconfigs + 1;
 	s.manifest_extra = xasprintf("%s/rootfs/manifest.hwsim", s.project);
 	s.hwsim_tree = tree;
+	hwsim_check_packages(&s);
 	check_inputs(&s);
 	build = hwsim_build(&s, tree);
 	if (kselftest_suites_make(&live_hwsim, &e) < 0)

@@ -99,6 +99,35 @@ char *doctor_packages_missing(char *const *names, const char *dpkg_output)
 	return sb.len ? sb_detach(&sb) : NULL;
 }
 
+char *doctor_kind_missing(const char *text, const char *kind)
+{
+	static const char *const kinds[] = { "build", "kernel", "guest", "check", "hwsim" };
+	struct strbuf skip = { 0 };
+	char **names, **argv, *out, *missing = NULL;
+	size_t n = 0;
+	int st;
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(kinds[i], kind))
+			sb_printf(&skip, "%s%s", skip.len ? " " : "", kinds[i]);
+	names = doctor_packages_parse(text, skip.buf);
+	sb_release(&skip);
+	while (names[n])
+		n++;
+	argv = xcalloc(n + 4, sizeof(char *));
+	argv[0] = "dpkg-query";
+	argv[1] = "-W";
+	argv[2] = "-f=${Package} ${db:Status-Abbrev}\n";
+	memcpy(argv + 3, names, n * sizeof(char *));
+	out = n ? capture_argv(argv, &st) : NULL;
+	free(argv);
+	if (out)
+		missing = doctor_packages_missing(names, out);
+	free(out);
+	strv_free(names);
+	return missing;
+}
+
 static void check_packages(const struct doctor_input *in, struct doctor_report *r)
 {
 	_cleanup_free_ char *text = NULL;
@@ -118,8 +147,11 @@ static void check_packages(const struct doctor_input *in, struct doctor_report *
 		doctor_add(r, DOCTOR_FAIL, "Debian packages", msg);
 		return;
 	}
-	/* Building umlrun itself takes the "build" ones: only in a checkout. */
-	names = doctor_packages_parse(text, in->checkout ? "check" : "build check");
+	/*
+	 * Building umlrun itself takes the "build" ones: only in a checkout.
+	 * The "hwsim" ones are umlrun hwsim's alone: a line of their own.
+	 */
+	names = doctor_packages_parse(text, in->checkout ? "check hwsim" : "build check hwsim");
 	while (names[n])
 		n++;
 	argv = xcalloc(n + 4, sizeof(char *));
@@ -144,6 +176,19 @@ static void check_packages(const struct doctor_input *in, struct doctor_report *
 		doctor_add(r, DOCTOR_OK, msg, NULL);
 	}
 	strv_free(names);
+	{
+		_cleanup_free_ char *hw = doctor_kind_missing(text, "hwsim");
+		_cleanup_free_ char *why = NULL;
+
+		if (hw) {
+			why = xasprintf("missing %s: umlrun hwsim needs them (hostap's suite); "
+					"install them with 'apt-get install %s'",
+					hw, hw);
+			doctor_add(r, DOCTOR_WARN, "Debian packages for umlrun hwsim", why);
+		} else {
+			doctor_add(r, DOCTOR_OK, "Debian packages for umlrun hwsim", NULL);
+		}
+	}
 }
 
 /* ---- what the host kernel allows ---------------------------------- */

@@ -70,6 +70,11 @@ const char *doctor_level_name(enum doctor_level l);
  */
 char **doctor_packages_parse(const char *text, const char *skip);
 /*
+ * The packages of one kind ("hwsim") a debian-packages text lists that are
+ * not installed, "a b c", or NULL when none is missing.
+ */
+char *doctor_kind_missing(const char *text, const char *kind);
+/*
  * Which of names the dpkg-query output ("NAME STATUS" lines, STATUS as
  * ${db:Status-Abbrev}) does not show installed ("ii"): "a b", or NULL.
  */
