@@ -84,7 +84,9 @@ hwsim__setup() {
 		printf '#!/bin/sh\nexec "$@"\n' >/tmp/bin/sudo &&
 		chmod +x /tmp/bin/sudo || return 1
 	export PATH="/tmp/bin:/usr/sbin:$PATH"
-	export HOME=/tmp USER=0 LOGDIR="$hwsim__logs"
+	# VM=VM as run-all.sh --vm gives it: the cases that change the
+	# system's state (require_under_vm) run, in a guest of their own.
+	export HOME=/tmp USER=0 LOGDIR="$hwsim__logs" VM=VM
 	# The libraries the built programs need, where the loader looks
 	# whatever the environment (cases start them with env={...}).
 	mount -t overlay overlay -o "lowerdir=$HWSIM_BUILD/lib:$hwsim__libdir" "$hwsim__libdir" || {
