@@ -59,8 +59,11 @@ cases=$(echo "$@" | tr ' ' '\n' | head -n "$ncases" | tr '\n' ' ')
 set -- $cases
 echo "# $# cases; kernel $kernel"
 
-# The peer's tree: a copy with the programs where build.sh leaves them.
-peer=$work/peer
+# The peer's tree: a copy with the programs where build.sh leaves them,
+# outside /tmp (inside.sh mounts a tmpfs over the guest's /tmp, and the
+# guest's root is the host's /).
+peer=$top/build/hwsim-peer.$$
+trap 'rm -rf "$work" "$peer"' EXIT INT TERM
 cp -a "$tree" "$peer"
 cp -a "$build/tree/." "$peer/"
 printf 'KERNEL=%s\nMEMORY=512\n' "$kernel" >"$peer/tests/hwsim/vm/vm-config"
