@@ -115,6 +115,10 @@ check "the cases after a stuck one go on in a fresh guest"
 grep -q "^    not ok 2 umlrun_stuck_fail$" "$k" && grep -q "retry.sh" "$k" &&
 	[ -s "$(find "$results/latest/" -path '*artifacts/umlrun_stuck_fail/umlrun_stuck_fail.log' | head -1)" ]
 check "a failed case runs again alone, fails again, and its logs are kept as artifacts"
+run "$umlrun" hwsim --hostap="$tree" --results="$results" --rerun-failed --list
+[ $rc -eq 0 ] && [ "$(cat "$work/out")" = "umlrun_stuck umlrun_stuck_spin
+umlrun_stuck umlrun_stuck_fail" ]
+check "--rerun-failed selects the cases the last run failed (the stuck one too), each once"
 left=$(pgrep -af "$TMPDIR/umlrun"; ls -A "$TMPDIR")
 [ -z "$left" ]
 check "no guest or stage of these runs is left"
