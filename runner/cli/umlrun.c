@@ -1753,7 +1753,7 @@ static int cmd_hwsim(const struct opts *o)
 	struct uerr e;
 	int code;
 
-	if (hwsim_tree_check(tree ? tree : o->hostap, &e) < 0 || hostap_tree_check(tree, &e) < 0)
+	if (hostap_tree_check(tree ? tree : o->hostap, &e) < 0)
 		uerr_die(&e);
 	if (hwsim_list_read(tree, &all, &e) < 0)
 		uerr_die(&e);

@@ -14,22 +14,6 @@
 
 #include "suite.h"
 
-int hwsim_tree_check(const char *tree, struct uerr *e)
-{
-	_cleanup_free_ char *rt = xasprintf("%s/tests/hwsim/run-tests.py", tree);
-
-	if (!is_dir(tree))
-		return uerr_set(e, EXIT_USAGE,
-				"--hostap=%s: no such folder; give a hostap checkout", tree);
-	if (!path_exists(rt))
-		return uerr_set(
-		    e, EXIT_USAGE,
-		    "--hostap=%s: not a hostap tree (no tests/hwsim/run-tests.py); give "
-		    "a hostap checkout",
-		    tree);
-	return 0;
-}
-
 static void push(struct hwsim_list *l, const char *module, const char *name, size_t len)
 {
 	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));

@@ -76,8 +76,6 @@ struct hwsim_list {
 	size_t n;
 };
 
-/* 0 when TREE has tests/hwsim/run-tests.py; else exit 2, one line. */
-int hwsim_tree_check(const char *tree, struct uerr *e);
 /* Every case of TREE's tests/hwsim, modules in name order, cases in file order. */
 int hwsim_list_read(const char *tree, struct hwsim_list *out, struct uerr *e);
 /* The cases of one module's text (a test_MODULE.py), appended to out. */
