@@ -99,19 +99,12 @@ char *doctor_packages_missing(char *const *names, const char *dpkg_output)
 	return sb.len ? sb_detach(&sb) : NULL;
 }
 
-char *doctor_kind_missing(const char *text, const char *kind)
+/* dpkg-query's "NAME STATUS" lines for names (*st its wait status), or NULL. */
+static char *dpkg_status(char **names, int *st)
 {
-	static const char *const kinds[] = { "build", "kernel", "guest", "check", "hwsim" };
-	struct strbuf skip = { 0 };
-	char **names, **argv, *out, *missing = NULL;
 	size_t n = 0;
-	int st;
+	char **argv, *out;
 
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (strcmp(kinds[i], kind))
-			sb_printf(&skip, "%s%s", skip.len ? " " : "", kinds[i]);
-	names = doctor_packages_parse(text, skip.buf);
-	sb_release(&skip);
 	while (names[n])
 		n++;
 	argv = xcalloc(n + 4, sizeof(char *));
@@ -119,8 +112,24 @@ char *doctor_kind_missing(const char *text, const char *kind)
 	argv[1] = "-W";
 	argv[2] = "-f=${Package} ${db:Status-Abbrev}\n";
 	memcpy(argv + 3, names, n * sizeof(char *));
-	out = n ? capture_argv(argv, &st) : NULL;
+	out = capture_argv(argv, st);
 	free(argv);
+	return out;
+}
+
+char *doctor_kind_missing(const char *text, const char *kind)
+{
+	static const char *const kinds[] = { "build", "kernel", "guest", "check", "hwsim" };
+	struct strbuf skip = { 0 };
+	char **names, *out, *missing = NULL;
+	int st;
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(kinds[i], kind))
+			sb_printf(&skip, "%s%s", skip.len ? " " : "", kinds[i]);
+	names = doctor_packages_parse(text, skip.buf);
+	sb_release(&skip);
+	out = names[0] ? dpkg_status(names, &st) : NULL;
 	if (out)
 		missing = doctor_packages_missing(names, out);
 	free(out);
@@ -135,7 +144,6 @@ static void check_packages(const struct doctor_input *in, struct doctor_report *
 	_cleanup_free_ char *missing = NULL;
 	_cleanup_free_ char *msg = NULL;
 	char **names;
-	char **argv;
 	size_t n = 0;
 	int st;
 	int err = read_file(in->packages_file, &text, NULL);
@@ -154,13 +162,7 @@ static void check_packages(const struct doctor_input *in, struct doctor_report *
 	names = doctor_packages_parse(text, in->checkout ? "check hwsim" : "build check hwsim");
 	while (names[n])
 		n++;
-	argv = xcalloc(n + 4, sizeof(char *));
-	argv[0] = "dpkg-query";
-	argv[1] = "-W";
-	argv[2] = "-f=${Package} ${db:Status-Abbrev}\n";
-	memcpy(argv + 3, names, n * sizeof(char *));
-	out = capture_argv(argv, &st);
-	free(argv);
+	out = dpkg_status(names, &st);
 	/* dpkg-query exits 1 when it knows some name not: only 127 is "not run". */
 	if (!out || (WIFEXITED(st) && WEXITSTATUS(st) == 127)) {
 		doctor_add(r, DOCTOR_FAIL, "Debian packages",
