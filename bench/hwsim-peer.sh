@@ -19,19 +19,7 @@ set -eu
 
 echo "# CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs; host kernel $(uname -r)"
 ncases=${BENCH_CASES:-50}
-tree=${BENCH_HOSTAP:-}
-if [ -z "$tree" ]; then
-	for t in "$top"/../shared/hostap/hostap-*.tar.xz /work/shared/hostap/hostap-*.tar.xz; do
-		[ -f "$t" ] || continue
-		tar -xJf "$t" -C "$work"
-		tree=$work/hostap
-		break
-	done
-fi
-[ -n "$tree" ] || {
-	echo "hwsim-peer.sh: no hostap tree: give BENCH_HOSTAP=DIR" >&2
-	exit 2
-}
+tree=$(hostap_tree "hwsim-peer.sh") || exit 2
 
 # Build (cached) and learn where: the programs and the kernel.
 "$umlrun" hwsim --hostap="$tree" -v ap_open >"$work/warm.out" 2>&1 || {

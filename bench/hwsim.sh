@@ -19,19 +19,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 echo "# CPU: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs; host kernel $(uname -r)"
-tree=${BENCH_HOSTAP:-}
-if [ -z "$tree" ]; then
-	for t in "$top"/../shared/hostap/hostap-*.tar.xz /work/shared/hostap/hostap-*.tar.xz; do
-		[ -f "$t" ] || continue
-		tar -xJf "$t" -C "$work"
-		tree=$work/hostap
-		break
-	done
-fi
-[ -n "$tree" ] || {
-	echo "hwsim.sh: no hostap tree: give BENCH_HOSTAP=DIR" >&2
-	exit 2
-}
+tree=$(hostap_tree "hwsim.sh") || exit 2
 
 # counts DIR: "PASS SKIP FAIL" cases of a run folder's ktap.txt.
 counts() {

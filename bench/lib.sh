@@ -93,3 +93,19 @@ same_files() {
 	done <"$work/files"
 	echo "$same of $total"
 }
+
+# hostap_tree NAME: the hostap tree to measure: $BENCH_HOSTAP, or the
+# project's snapshot (../shared/hostap) unpacked into $work.
+hostap_tree() {
+	if [ -n "${BENCH_HOSTAP:-}" ]; then
+		echo "$BENCH_HOSTAP"
+		return 0
+	fi
+	for t in "$top"/../shared/hostap/hostap-*.tar.xz /work/shared/hostap/hostap-*.tar.xz; do
+		[ -f "$t" ] || continue
+		tar -xJf "$t" -C "$work" && echo "$work/hostap"
+		return
+	done
+	echo "$1: no hostap tree: give BENCH_HOSTAP=DIR" >&2
+	return 2
+}
