@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kconfig.h"
 
@@ -596,7 +598,7 @@ static int keep_gcno(const char *bdir, const char *kdir, struct uerr *e)
 struct kernel_plan {
 	char *src;     /* the tree to build (NULL: the tarball, not yet extracted) */
 	char *inputs;  /* what the key hashes, one "name: value" per line */
-	char bkey[65]; /* the build folder's key: source and compiler only */
+	char bkey[65]; /* the build folder's key: source, compiler, fragments by name */
 	char key[65];  /* the kernel's key */
 	char **frags;  /* every fragment to merge, project's first */
 	size_t nfrags;
@@ -696,7 +698,7 @@ static int plan_patches(const struct kernel_opts *o, struct kernel_plan *p, stru
 static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struct uerr *e)
 {
 	_cleanup_free_ char *cc = compiler_version();
-	struct strbuf inputs = { 0 };
+	struct strbuf inputs = { 0 }, bkey = { 0 };
 	struct hasher *h;
 	char id[65];
 
@@ -705,13 +707,14 @@ static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struc
 		goto fail;
 	sb_printf(&inputs, "base: ARCH=um defconfig\ncompiler: %s\n", cc);
 	/*
-	 * One build folder per source and compiler: kbuild rebuilds only what a
-	 * config change touches, so a changed fragment costs an incremental
-	 * build, not a full one. The lock serialises its users.
+	 * One build folder per source, compiler and configuration, the
+	 * configuration named by its fragments: the project's and a profile's
+	 * by name, the user's by path. Switching between two configurations
+	 * (the default kernel and a KASAN or KUnit one) then rebuilds nothing
+	 * that did not change, and an edited fragment (the same name) costs an
+	 * incremental build in its folder. The lock serialises its users.
 	 */
-	h = hasher_new();
-	hasher_add_str(h, inputs.buf);
-	hasher_final(h, p->bkey);
+	sb_adds(&bkey, inputs.buf);
 	p->frags = fragment_list(o, &p->nfrags, e);
 	if (!p->frags)
 		goto fail;
@@ -735,9 +738,14 @@ static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struc
 			  : profile ? "profile:"
 				    : "",
 			  strrchr(p->frags[i], '/') + 1, hex);
+		sb_printf(&bkey, "fragment: %s\n",
+			  user ? p->frags[i] : strrchr(p->frags[i], '/') + 1);
 		if (kreq_add_fragment(&p->req, p->frags[i], user, e) < 0)
 			goto fail;
 	}
+	h = hasher_new();
+	hasher_add_str(h, bkey.buf);
+	hasher_final(h, p->bkey);
 	if (o->src) {
 		if (tree_identity(p->src, id, e) < 0)
 			goto fail;
@@ -747,9 +755,11 @@ static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struc
 	hasher_add_str(h, inputs.buf);
 	hasher_final(h, p->key);
 	p->inputs = sb_detach(&inputs);
+	sb_release(&bkey);
 	return 0;
 fail:
 	sb_release(&inputs);
+	sb_release(&bkey);
 	plan_free(p);
 	return -1;
 }
@@ -831,6 +841,52 @@ int kernel_source_tree(const struct kernel_opts *o, char **tree, struct uerr *e)
 	return r;
 }
 
+/*
+ * The cache's lock, for a build: taken at once, or, while another umlrun
+ * holds it, waited for with what that one is doing (its note, lock.holder)
+ * and how long we have waited: a moving line, or one a minute. The holder
+ * leaves its note for the next waiter: its pid, what it builds, its log.
+ */
+static int lock_cache(const struct kernel_opts *o, int lock, const char *root, const char *kdir)
+{
+	_cleanup_free_ char *holder = xasprintf("%s/lock.holder", root);
+	_cleanup_free_ char *mine = NULL;
+	time_t t0 = time(NULL), last = t0;
+
+	while (flock(lock, LOCK_EX | LOCK_NB) < 0) {
+		_cleanup_free_ char *text = NULL;
+		char *nl;
+		long pid = 0;
+		int n = 0;
+
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		if (read_file(holder, &text, NULL) == 0 && (nl = strchr(text, '\n')))
+			*nl = '\0';
+		if (!text || sscanf(text, "%ld %n", &pid, &n) != 1 || pid <= 0 ||
+		    kill((pid_t)pid, 0) < 0) {
+			free(text);
+			text = xstrdup("another umlrun holds it");
+			n = 0;
+		}
+		if (o->progress)
+			tell(o, true, "waiting %lds for the kernel cache's lock: %s",
+			     (long)(time(NULL) - t0), text + n);
+		else if (time(NULL) == t0 || time(NULL) - last >= 60) {
+			last = time(NULL);
+			tell(o, false, "waiting %lds for the kernel cache's lock: %s",
+			     (long)(last - t0), text + n);
+		}
+		poll(NULL, 0, 1000);
+	}
+	if (time(NULL) != t0 && o->progress && o->say)
+		o->say(o->say_ctx, true, NULL);
+	mine = xasprintf("%ld umlrun (pid %ld) is building the kernel %s (log: %s/build.log)\n",
+			 (long)getpid(), (long)getpid(), kdir, kdir);
+	write_file_atomic(holder, mine, strlen(mine)); /* a courtesy: waiting works without it */
+	return 0;
+}
+
 int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 {
 	_cleanup_free_ char *root = cache_root();
@@ -869,7 +925,7 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 	}
 	lockpath = xasprintf("%s/lock", root);
 	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+	if (lock < 0 || lock_cache(o, lock, root, k->dir) < 0) {
 		uerr_sys(e, EXIT_INFRA, "cannot lock %s", lockpath);
 		goto out;
 	}
@@ -909,6 +965,18 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 	if (mkdir_p(bdir, 0755) < 0) {
 		uerr_sys(e, EXIT_INFRA, "cannot create %s", bdir);
 		goto out;
+	}
+	{
+		/* Which build folder is this kernel's: prune keeps it while the kernel stays. */
+		_cleanup_free_ char *note = xasprintf("%s/build", k->dir);
+		_cleanup_free_ char *name = xasprintf("%s\n", strrchr(bdir, '/') + 1);
+		int w = write_file_atomic(note, name, strlen(name));
+
+		if (w < 0) {
+			errno = -w;
+			uerr_sys(e, EXIT_INFRA, "cannot write %s", note);
+			goto out;
+		}
 	}
 	tell(o, false, "building the kernel in %s (log: %s)", bdir, log);
 	if (configure(p.src, bdir, p.frags, p.nfrags, &p.req, log, e) < 0) {
@@ -980,4 +1048,17 @@ int kernel_cache_folders(const char *root, const char *inputs, char sid[17], cha
 	hasher_final(h, hex);
 	snprintf(build, 17, "%.16s", hex);
 	return 0;
+}
+
+void kernel_build_folder(const char *dir, const char *name, char build[17])
+{
+	_cleanup_free_ char *note = xasprintf("%s/%s/build", dir, name);
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+
+	if (read_file(note, &text, &len) < 0 || len != 17 || text[16] != '\n' ||
+	    strspn(text, "0123456789abcdef") != 16)
+		return;
+	memcpy(build, text, 16);
+	build[16] = '\0';
 }

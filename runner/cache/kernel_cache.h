@@ -94,9 +94,15 @@ const char *kernel_tree_unclean(const char *src);
 /*
  * From a kernel's inputs.txt text: the names of the folders its build used
  * in the cache at root, its extracted source (src/SID, "" for a
- * --kernel-src tree) and its build folder (builds/BUILD). -1 for a text
- * that is not one.
+ * --kernel-src tree) and the build folder it used when one was shared by
+ * all configurations (builds/BUILD). -1 for a text that is not one.
  */
 int kernel_cache_folders(const char *root, const char *inputs, char sid[17], char build[17]);
+/*
+ * The build folder the kernel kernels/NAME (in dir) names in its note
+ * (its build file: a folder per configuration), into build; a kernel
+ * without the note (built when all shared one) leaves build as it was.
+ */
+void kernel_build_folder(const char *dir, const char *name, char build[17]);
 
 #endif

@@ -205,6 +205,7 @@ static void folders_used(const struct prune_opts *o, const struct names *gone, s
 		if (read_file(inputs, &text, NULL) < 0 ||
 		    kernel_cache_folders(o->cache, text, sid, build) < 0)
 			continue;
+		kernel_build_folder(dir, de->d_name, build);
 		if (sid[0])
 			names_add(srcs, sid);
 		names_add(builds, build);

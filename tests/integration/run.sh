@@ -194,6 +194,17 @@ printf '# no such option in Linux\nCONFIG_UMLRUN_NO_SUCH_OPTION=y\n' >"$work/bad
 run "$umlrun" build --config="$work/bad.config"
 [ $rc -eq 2 ] && grep -q "CONFIG_UMLRUN_NO_SUCH_OPTION=y ($work/bad.config:2)" "$work/err"
 check "a fragment option the kernel lacks exits 2 naming it and its line"
+# A build that has to wait for the cache's lock says for whom, from the
+# holder's note, and keeps waiting (cut short here by timeout).
+printf 'CONFIG_CRC_ITU_T=y\n' >"$work/wait.config"
+flock "$cache/lock" sleep 6 &
+holder=$!
+sleep 1
+echo "$holder the test's flock holds it" >"$cache/lock.holder"
+run timeout 4 "$umlrun" build --config="$work/wait.config"
+wait "$holder"
+[ $rc -eq 124 ] && grep -q "waiting 0s for the kernel cache's lock: the test's flock holds it" "$work/err"
+check "a build waiting for the cache's lock says for whom"
 printf 'CONFIG_HOSTFS\n' >"$work/malformed.config"
 run "$umlrun" build --config="$work/malformed.config"
 [ $rc -eq 2 ] && grep -q "malformed.config:1: not a config line" "$work/err"
