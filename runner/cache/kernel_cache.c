@@ -918,15 +918,19 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 				: "incomplete (no valid info file)");
 	}
 
-	/* Not cached: build it, one umlrun at a time. */
-	if (mkdir_p(k->dir, 0755) < 0) {
-		uerr_sys(e, EXIT_INFRA, "cannot create %s", k->dir);
+	/*
+	 * Not cached: build it, one umlrun at a time. The entry is made once
+	 * the lock is ours: a waiter stopped while it waits leaves nothing.
+	 */
+	lockpath = xasprintf("%s/lock", root);
+	if (mkdir_p(root, 0755) < 0 ||
+	    (lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0 ||
+	    lock_cache(o, lock, root, k->dir) < 0) {
+		uerr_sys(e, EXIT_INFRA, "cannot lock %s", lockpath);
 		goto out;
 	}
-	lockpath = xasprintf("%s/lock", root);
-	lock = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock < 0 || lock_cache(o, lock, root, k->dir) < 0) {
-		uerr_sys(e, EXIT_INFRA, "cannot lock %s", lockpath);
+	if (mkdir_p(k->dir, 0755) < 0) {
+		uerr_sys(e, EXIT_INFRA, "cannot create %s", k->dir);
 		goto out;
 	}
 	if (path_exists(k->binary) && read_info(k) == 0) {

@@ -203,8 +203,9 @@ sleep 1
 echo "$holder the test's flock holds it" >"$cache/lock.holder"
 run timeout 4 "$umlrun" build --config="$work/wait.config"
 wait "$holder"
-[ $rc -eq 124 ] && grep -q "waiting 0s for the kernel cache's lock: the test's flock holds it" "$work/err"
-check "a build waiting for the cache's lock says for whom"
+[ $rc -eq 124 ] && grep -q "waiting 0s for the kernel cache's lock: the test's flock holds it" "$work/err" &&
+	[ -z "$(find "$cache/kernels" -mindepth 1 -maxdepth 1 -type d -empty)" ]
+check "a build waiting for the cache's lock says for whom, and leaves no entry when stopped"
 printf 'CONFIG_HOSTFS\n' >"$work/malformed.config"
 run "$umlrun" build --config="$work/malformed.config"
 [ $rc -eq 2 ] && grep -q "malformed.config:1: not a config line" "$work/err"
