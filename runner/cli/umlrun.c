@@ -31,6 +31,7 @@
 #include "kselftest.h"
 #include "hostap_build.h"
 #include "hwsim.h"
+#include "hwsim_pyc.h"
 #include "kunit.h"
 #include "ktap.h"
 #include "options.h"
@@ -1728,6 +1729,87 @@ static void hwsim_stage(const struct session *s, const char *build, const struct
 		(*mounts)[i + 2] = o->mounts[i];
 }
 
+/* hwsim_compile's job's stderr, kept (to 4 KiB) for its last line. */
+static void keep_err(void *ctx, const char *data, size_t len)
+{
+	struct strbuf *sb = ctx;
+
+	if (sb->len < 4096)
+		sb_add(sb, data, len < 4096 - sb->len ? len : 4096 - sb->len);
+}
+
+/* The last line of text, cut to fit a message. */
+static const char *last_line(struct strbuf *sb)
+{
+	char *end;
+
+	if (!sb->len)
+		return "no message";
+	while (sb->len && sb->buf[sb->len - 1] == '\n')
+		sb->buf[--sb->len] = '\0';
+	end = strrchr(sb->buf, '\n');
+	return end ? end + 1 : sb->buf;
+}
+
+/*
+ * The tree's tests/hwsim, byte-compiled in a guest of the suite's kernel
+ * and root that runs none of the tree's code, into dest (hwsim_pyc.h).
+ * Once per content of the modules; a failure costs only the time it saves.
+ */
+static void hwsim_compile(const struct session *hs, const char *tree, const char *dest)
+{
+	_cleanup_free_ char *out = xasprintf("%s/pyc-out", live_hwsim);
+	_cleanup_free_ char *linked = xasprintf("%s/build", live_hwsim);
+	char *mounts[] = { xasprintf("%s:" HWSIM_GUEST_TREE, tree),
+			   xasprintf("%s:" HWSIM_GUEST_BUILD, linked),
+			   xasprintf("%s:" HWSIM_PYC_GUEST ":rw", out) };
+	char *argv[] = { "sh", "-c", HWSIM_PYC_SCRIPT, NULL };
+	struct opts c = *hs->o;
+	struct session s = { .o = &c, .manifest_extra = hs->manifest_extra };
+	struct strbuf err = { 0 };
+	struct guest_io io = { NULL, keep_err, NULL, &err };
+	struct guest_outcome res;
+	struct guest_spec g;
+	struct uerr e;
+
+	c.cmd = CMD_EXEC;
+	c.mounts = mounts;
+	c.nmounts = 3;
+	c.overlays = NULL;
+	c.noverlays = 0;
+	c.mem = HWSIM_MEM;
+	if (mkdir(out, 0755) < 0)
+		die_sys(EXIT_INFRA, "cannot create %s", out);
+	find_project(&s);
+	s.mode = c.mode;
+	check_inputs(&s);
+	prepare_kernel(&s);
+	prepare_rootfs(&s);
+	resolve_start(&s);
+	prepare_stage(&s);
+	if (stage_guest_dir(&s.stage, 0, &e) < 0)
+		uerr_die(&e);
+	/* The guest's user writes there (root's guests run as another one). */
+	if (chown(out, s.stage.uid, s.stage.gid) < 0)
+		die_sys(EXIT_INFRA, "cannot give %s to the guest's user", out);
+	g = guest_for(&s, 0);
+	g.argv = argv;
+	g.sim_timeout = 600;
+	if (guest_run(&g, &io, HWSIM_SETUP_WALL, &res, &e) < 0)
+		note("hwsim: tests/hwsim not byte-compiled (%s): each guest compiles it", e.msg);
+	else if (res.end != GUEST_REPORTED || res.job_exit || res.job_signal)
+		note("hwsim: byte-compiling tests/hwsim failed in its guest (%s): each guest "
+		     "compiles it",
+		     last_line(&err));
+	else if (hwsim_pyc_keep(out, tree, dest, &e) < 0)
+		note("%s", e.msg);
+	session_end(&s);
+	for (size_t i = 0; i < 3; i++)
+		free(mounts[i]);
+	sb_release(&err);
+	rm_rf(out);
+}
+
 /*
  * hwsim: hostap's own tests/hwsim suite of --hostap=TREE, its cases in
  * batches as a generated suite, run the way 'run --suite-dir' runs one
@@ -1823,6 +1905,21 @@ static int cmd_hwsim(const struct opts *o)
 	atexit(remove_live_hwsim);
 	scratch_push(live_hwsim);
 	hwsim_stage(&s, build, &sel, &layout, &mounts);
+	{
+		/* The modules' bytecode, compiled once (hwsim_pyc.h). */
+		_cleanup_free_ char *cache = cache_root();
+		_cleanup_free_ char *pyc = NULL;
+		_cleanup_free_ char *linked = xasprintf("%s/build/tree", live_hwsim);
+		char key[17];
+
+		if (hwsim_pyc_key(tree, key, &e) < 0)
+			uerr_die(&e);
+		pyc = hwsim_pyc_dir(cache, key);
+		if (!is_dir(pyc))
+			hwsim_compile(&s, tree, pyc);
+		if (is_dir(pyc) && hwsim_pyc_link(pyc, linked, &e) < 0)
+			uerr_die(&e);
+	}
 	scratch_pop(live_hwsim);
 	hwsim_list_free(&sel);
 	run.mounts = mounts;

@@ -85,6 +85,13 @@ grep -q '"start": 17' "$results/latest/results.json" &&
 check "results.json records the start, junit.xml a testcase per case"
 grep -q "^    # ap_open: [0-9.]* simulated s$" "$k"
 check "each case's simulated seconds are a diagnostic"
+# pycs NUMBER-OF-A-KTAP: how many modules the guests found byte-compiled.
+pycs() {
+	sed -n 's/^    # tests\/hwsim: \([0-9]*\) modules byte-compiled beforehand$/\1/p' "$1" | sort -u
+}
+n1=$(pycs "$k")
+[ -n "$n1" ] && [ "$n1" -gt 100 ] && [ "$(echo "$n1" | wc -l)" -eq 1 ]
+check "every guest finds the tree's modules byte-compiled beforehand, the same set"
 
 # ---- a case that spins, one after it, one that fails ----
 cat >"$tree/tests/hwsim/test_umlrun_stuck.py" <<'EOF'
@@ -110,6 +117,8 @@ k=$results/latest/ktap.txt
 [ $rc -eq 124 ] && grep -q "^    ok 1 umlrun_stuck_first$" "$k" && grep -q "^    not ok 2 umlrun_stuck_spin$" "$k" &&
 	grep -q "TIMEOUT no result for 20 s of wall time" "$k"
 check "a case that spins stops its guest after --wall-timeout and fails (exit 124)"
+[ "$(pycs "$k")" = $((n1 + 1)) ]
+check "a module added to the tree: a new byte-compiled set, with it"
 grep -q "^    ok 1 umlrun_stuck_after$" "$k" && grep -q "after-umlrun_stuck_spin.sh" "$k"
 check "the cases after a stuck one go on in a fresh guest"
 grep -q "^    not ok 2 umlrun_stuck_fail$" "$k" && grep -q "retry.sh" "$k" &&

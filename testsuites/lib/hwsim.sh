@@ -192,6 +192,9 @@ hwsim_cases() {
 		exit 1
 	fi
 	hwsim__at "the guest is set up"
+	# The modules umlrun byte-compiled beforehand (runner/run/hwsim_pyc.h).
+	hwsim__say "tests/hwsim: $(ls "$HWSIM_BUILD/tree/tests/hwsim/__pycache__" 2>/dev/null |
+		wc -l) modules byte-compiled beforehand"
 	cd "$hwsim__top/tests/hwsim" || exit 1
 	if ! ./start.sh VM channels="$HWSIM_CHANNELS" >&2; then
 		hwsim__say "hostap's start.sh failed (console.log)"
