@@ -833,6 +833,13 @@ bool path_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+bool ends_with(const char *s, const char *tail)
+{
+	size_t a = strlen(s), b = strlen(tail);
+
+	return a >= b && !strcmp(s + a - b, tail);
+}
+
 bool is_dir(const char *path)
 {
 	struct stat st;

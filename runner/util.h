@@ -238,6 +238,8 @@ char *path_resolved(const char *path);
 bool path_within(const char *path, const char *dir);
 bool path_exists(const char *path);
 bool is_dir(const char *path);
+/* Whether s ends with tail. */
+bool ends_with(const char *s, const char *tail);
 
 /*
  * Run argv, waiting for it. Its stdout and stderr go to log_fd when it is

@@ -88,13 +88,6 @@ int hostap_tree_check(const char *tree, struct uerr *e)
 
 /* ---- the inputs and the key ----------------------------------------- */
 
-static bool ends_with(const char *s, const char *end)
-{
-	size_t l = strlen(s), el = strlen(end);
-
-	return l >= el && !strcmp(s + l - el, end);
-}
-
 /*
  * What a build in the user's own tree leaves, which must not change the
  * key: objects, libraries, coverage data, .config (the copy gets the

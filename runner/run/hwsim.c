@@ -379,13 +379,6 @@ static struct test *batch_file(const char *const dirs[2], const struct test *t, 
 	return nt;
 }
 
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t a = strlen(s), b = strlen(tail);
-
-	return a >= b && !strcmp(s + a - b, tail);
-}
-
 const struct test **hwsim_follow_up(const char *const dirs[2], const struct test *t, enum verdict v,
 				    struct ktap *k, bool retry)
 {

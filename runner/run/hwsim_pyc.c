@@ -20,13 +20,6 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t l = strlen(s), t = strlen(tail);
-
-	return l >= t && !strcmp(s + l - t, tail);
-}
-
 int hwsim_pyc_key(const char *tree, char key[17], struct uerr *e)
 {
 	_cleanup_free_ char *dir = xasprintf("%s/tests/hwsim", tree);
