@@ -32,7 +32,7 @@ _umlrun_values()
 		compgen -W "$("$umlrun" build --help 2>/dev/null |
 			sed -n 's/.*linux-source-VERSION: //p' | tr -c '0-9.\n' ' ')" -- "$cur"
 		;;
-	--results | --suite-dir | --overlay | --output | --kernel-src | --plain | --hostap)
+	--results | --suite-dir | --overlay | --output | --kernel-src | --plain | --hostap | --gdb-guest-source)
 		compgen -d -- "$cur"
 		;;
 	--durations | --config | --kunitconfig) compgen -f -- "$cur" ;;

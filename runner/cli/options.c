@@ -60,6 +60,7 @@ enum {
 	O_CPU_COST,
 	O_HOSTAP,
 	O_MODULE,
+	O_GDB_GUEST_SOURCE,
 };
 
 /* Which options a command accepts: one bit per option. */
@@ -94,6 +95,7 @@ static const struct option long_opts[] = {
 	{ "cpu-cost", required_argument, NULL, O_CPU_COST },
 	{ "hostap", required_argument, NULL, O_HOSTAP },
 	{ "module", required_argument, NULL, O_MODULE },
+	{ "gdb-guest-source", required_argument, NULL, O_GDB_GUEST_SOURCE },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "make-jobs", required_argument, NULL, O_MAKE_JOBS },
 	{ "timeout", required_argument, NULL, O_TIMEOUT },
@@ -236,7 +238,8 @@ static const struct command_desc {
 	  "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure\n"
 	  "(build, boot, crash), 124 timeout, 128+N umlrun killed by signal N.\n" },
 	{ CMD_EXEC, "exec",
-	  BOOT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_GDB) | BIT(O_GDB_GUEST),
+	  BOOT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_GDB) | BIT(O_GDB_GUEST) |
+	      BIT(O_GDB_GUEST_SOURCE),
 	  "Usage: umlrun exec [OPTIONS] -- COMMAND [ARG...]\n"
 	  "Run one command in a guest under time travel, streaming its output, and\n"
 	  "exit with its status.\n"
@@ -247,6 +250,8 @@ static const struct command_desc {
 	  "                         on it over a serial line (time travel off unless\n"
 	  "                         --time-travel); with FILE, gdb's commands in batch\n"
 	  "                         mode\n"
+	  "  --gdb-guest-source=DIR gdb may read the program's source files in DIR (and\n"
+	  "                         looks there); repeatable\n"
 	  "  -h, --help             show this help\n" },
 	{ CMD_SHELL, "shell", BOOT_OPTS | BIT(O_GDB),
 	  "Usage: umlrun shell [OPTIONS]\n"
@@ -729,6 +734,15 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		o->gdb_guest = true;
 		o->gdb_guest_script = arg;
 		return 0;
+	case O_GDB_GUEST_SOURCE:
+		if (!*arg)
+			return uerr_set(e, EXIT_USAGE,
+					"--gdb-guest-source=DIR: the folder is empty");
+		if (o->ngdb_guest_sources == GDB_GUEST_SOURCES_MAX)
+			return uerr_set(e, EXIT_USAGE, "--gdb-guest-source: at most %d folders",
+					GDB_GUEST_SOURCES_MAX);
+		o->gdb_guest_sources[o->ngdb_guest_sources++] = arg;
+		return 0;
 	case O_RANDOM_SEED:
 		if (strcmp(arg, "random")) {
 			char *end;
@@ -830,6 +844,10 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 	if (o->nplains && o->suite_dir)
 		return uerr_set(e, EXIT_USAGE,
 				"--plain and --suite-dir both name the suites; give one");
+	if (o->ngdb_guest_sources && !o->gdb_guest)
+		return uerr_set(e, EXIT_USAGE,
+				"--gdb-guest-source names sources for --gdb-guest's gdb: give "
+				"--gdb-guest too");
 	if (o->gdb && o->gdb_guest)
 		return uerr_set(e, EXIT_USAGE,
 				"--gdb debugs the kernel, --gdb-guest a guest program: give one");

@@ -30,6 +30,9 @@
 	X(HWSIM, hwsim)                                                                            \
 	X(HELP, help)
 
+/* The most --gdb-guest-source folders. */
+#define GDB_GUEST_SOURCES_MAX 8
+
 #define UMLRUN_COMMAND_ENUM(id, name) CMD_##id,
 enum command { CMD_NONE, UMLRUN_COMMANDS(UMLRUN_COMMAND_ENUM) CMD_COUNT };
 #undef UMLRUN_COMMAND_ENUM
@@ -83,7 +86,10 @@ struct opts {
 	const char *gdb_script;	      /* --gdb=FILE: gdb's commands, in batch mode */
 	bool gdb_guest;		      /* --gdb-guest[=FILE]: exec's command under gdbserver */
 	const char *gdb_guest_script; /* --gdb-guest=FILE: gdb's commands, in batch mode */
-	bool seeds;		      /* --seeds=A-B: one run per guest random seed */
+	/* --gdb-guest-source=DIR: source folders gdb may read */
+	const char *gdb_guest_sources[GDB_GUEST_SOURCES_MAX];
+	int ngdb_guest_sources;
+	bool seeds; /* --seeds=A-B: one run per guest random seed */
 	unsigned long long seeds_from, seeds_to;
 	char **filters, **excludes; /* --filter/--exclude GLOBs */
 	size_t nfilters, nexcludes;

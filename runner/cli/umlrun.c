@@ -83,14 +83,15 @@ struct session {
 	bool fallback;		      /* the default kernel's source could not be had */
 	struct confine_mount *mounts; /* --mount, parsed; the stage takes each over */
 	char *fetch_script;
-	char *profile_fragment; /* --profile's uml-config/profiles/NAME.config */
-	char *trace_event;	/* the kernel's trace_event= (--trace-event), or NULL */
-	char *kprobe_event;	/* the kernel's kprobe_event= (--kprobe-event), or NULL */
-	char *gdb;		/* --gdb: the host's gdb */
-	char *gdb_script;	/* --gdb=FILE, absolute */
-	char *gdb_guest;	/* --gdb-guest: the host's gdb */
-	char *gdb_guest_script; /* --gdb-guest=FILE, absolute */
-	char *manifest_extra;	/* a suite's own root: its manifest after rootfs/manifest */
+	char *profile_fragment;	  /* --profile's uml-config/profiles/NAME.config */
+	char *trace_event;	  /* the kernel's trace_event= (--trace-event), or NULL */
+	char *kprobe_event;	  /* the kernel's kprobe_event= (--kprobe-event), or NULL */
+	char *gdb;		  /* --gdb: the host's gdb */
+	char *gdb_script;	  /* --gdb=FILE, absolute */
+	char *gdb_guest;	  /* --gdb-guest: the host's gdb */
+	char *gdb_guest_script;	  /* --gdb-guest=FILE, absolute */
+	char **gdb_guest_sources; /* --gdb-guest-source, absolute, NULL-terminated */
+	char *manifest_extra;	  /* a suite's own root: its manifest after rootfs/manifest */
 	double case_wall;	/* hwsim: a case's wall-clock limit (sched's result_wall_timeout) */
 	bool case_retry;	/* hwsim: a batch's failed cases once again, alone */
 	const char *hwsim_tree; /* hwsim: --hostap, resolved */
@@ -598,6 +599,7 @@ static void session_end(struct session *s)
 	free(s->gdb_script);
 	free(s->gdb_guest);
 	free(s->gdb_guest_script);
+	strv_free(s->gdb_guest_sources);
 }
 
 /* --trace, --immediate and --run as the harness's own options, or NULL. */
@@ -1233,6 +1235,18 @@ static void check_gdb_guest(struct session *s)
 	if (!o->gdb_guest || s->gdb_guest)
 		return;
 	find_gdb("--gdb-guest", o->gdb_guest_script, &s->gdb_guest, &s->gdb_guest_script);
+	s->gdb_guest_sources = xcalloc((size_t)o->ngdb_guest_sources + 1, sizeof(char *));
+	for (int i = 0; i < o->ngdb_guest_sources; i++) {
+		const char *dir = o->gdb_guest_sources[i];
+
+		if (!is_dir(dir))
+			die(EXIT_USAGE,
+			    "--gdb-guest-source=%s: no such folder; give the folder of the "
+			    "program's source files",
+			    dir);
+		if (!(s->gdb_guest_sources[i] = realpath(dir, NULL)))
+			die_sys(EXIT_USAGE, "--gdb-guest-source=%s", dir);
+	}
 }
 
 /*
@@ -2447,8 +2461,8 @@ static int boot_one(const struct opts *o, char *const *argv, bool shell)
 		{
 			_cleanup_free_ char *sysroot = xasprintf("%s/root", s.stage.dir);
 
-			gdb_pid =
-			    gdbserver_gdb_start(&line, s.gdb_guest, s.gdb_guest_script, sysroot);
+			gdb_pid = gdbserver_gdb_start(&line, s.gdb_guest, s.gdb_guest_script,
+						      sysroot, s.gdb_guest_sources);
 		}
 		/* gdb's end of the line is gdb's alone (gdbserver.c says why). */
 		close(line.host);

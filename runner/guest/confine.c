@@ -483,7 +483,7 @@ int confine_landlock(const struct confine_plan *p, const char *stage, int index)
 	return r;
 }
 
-int confine_gdb(const char *sysroot, const char *script)
+int confine_gdb(const char *sysroot, const char *script, char *const *sources)
 {
 	/*
 	 * What the host's gdb needs: its programs and libraries, its own
@@ -536,6 +536,8 @@ int confine_gdb(const char *sysroot, const char *script)
 			  LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE, h);
 	if (!r && script)
 		r = allow(ruleset, script, LANDLOCK_ACCESS_FS_READ_FILE, h);
+	for (size_t i = 0; !r && sources && sources[i]; i++)
+		r = allow(ruleset, sources[i], LL_READ, h);
 	/* Not root, Landlock needs it; gdb gains no privileges anyway. */
 	if (!r && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		r = -errno;

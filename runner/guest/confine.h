@@ -93,9 +93,9 @@ int confine_landlock(const struct confine_plan *p, const char *stage, int index)
 /*
  * Confines the calling process (the host's gdb under --gdb-guest, before
  * its exec) with Landlock: its programs and libraries, its configuration,
- * sysroot and script to read, the terminal. 0, also without Landlock;
- * -errno when it could not.
+ * sysroot, script and the source folders (NULL-terminated, or NULL) to
+ * read, the terminal. 0, also without Landlock; -errno when it could not.
  */
-int confine_gdb(const char *sysroot, const char *script);
+int confine_gdb(const char *sysroot, const char *script, char *const *sources);
 
 #endif

@@ -580,7 +580,7 @@ static int run_gdb(int line, const char *gdb, const char *const *argv)
 }
 
 pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const char *script,
-			  const char *sysroot)
+			  const char *sysroot, char *const *sources)
 {
 	pid_t pid = fork();
 
@@ -593,7 +593,7 @@ pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const
 		 */
 		const char *target = "target remote | cat <&5 & exec cat >&5";
 		_cleanup_free_ char *root = xasprintf("set sysroot %s", sysroot);
-		const char *argv[16];
+		const char *argv[16 + 2 * GDB_SOURCES_MAX];
 		size_t n = 0;
 		sigset_t none;
 		int sp[2], cr;
@@ -640,7 +640,7 @@ pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const
 		 * library list can come from the guest's memory, which no
 		 * relay reads): it may read only what it needs.
 		 */
-		if ((cr = confine_gdb(sysroot, script)) < 0) {
+		if ((cr = confine_gdb(sysroot, script, sources)) < 0) {
 			dprintf(2, "%s: --gdb-guest: cannot confine gdb: %s\n", prog_name,
 				strerror(-cr));
 			_exit(126);
@@ -661,6 +661,11 @@ pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const
 		 */
 		argv[n++] = "-ex";
 		argv[n++] = root;
+		/* The sources' folders, where gdb looks for a file DWARF names. */
+		for (size_t i = 0; sources && sources[i] && i < GDB_SOURCES_MAX; i++) {
+			argv[n++] = "-ex";
+			argv[n++] = xasprintf("directory %s", sources[i]);
+		}
 		argv[n++] = "-ex";
 		argv[n++] = target;
 		if (script) {

@@ -30,6 +30,8 @@
 #define GDBSERVER_TTY "/dev/ttyS3"
 /* What the guest writes on the line when gdbserver is about to listen. */
 #define GDBSERVER_READY "umlrun-gdbserver-ready\n"
+/* The most source folders gdbserver_gdb_start passes on. */
+#define GDB_SOURCES_MAX 8
 
 struct gdbserver_line {
 	int master; /* the guest's end, for linux (ssl3=fd:GDBSERVER_FD) */
@@ -104,10 +106,12 @@ char **gdbserver_guest_argv(char *const *argv);
  * waits for GDBSERVER_READY on the line, then runs gdb connected to it,
  * with the program's files from sysroot (the staged root). With script,
  * gdb runs its commands in batch mode (stdin /dev/null, output on
- * stderr); without, gdb gets the terminal. Returns its pid.
+ * stderr); without, gdb gets the terminal. sources (NULL-terminated, or
+ * NULL): folders of the program's source files gdb may read and looks in.
+ * Returns its pid.
  */
 pid_t gdbserver_gdb_start(const struct gdbserver_line *l, const char *gdb, const char *script,
-			  const char *sysroot);
+			  const char *sysroot, char *const *sources);
 /*
  * Waits for it (gdb ends with the guest's program, or when a person
  * quits it) and takes the terminal back. Its exit status, or -1.

@@ -206,6 +206,32 @@ if "$umlrun" doctor 2>/dev/null | grep -q "^ok   Landlock ABI"; then
 	[ $rc -eq 0 ] && cat "$work/out" "$work/err" | grep -q "^gdb-denied" && nothing_left_here
 	check "exec --gdb-guest: gdb may not read the host's other files (Landlock)"
 fi
+# The program's source lines, from a folder gdb is given (and may read).
+mkdir -p "$work/gsrc" "$work/gov/usr/local/bin"
+cat >"$work/gsrc/hello.c" <<'EOF2'
+#include <stdio.h>
+int main(void)
+{
+	puts("hello from the guest"); /* umlrun-source-line */
+	return 0;
+}
+EOF2
+if (cd "$work/gsrc" && cc -g -O0 -static -o "$work/gov/usr/local/bin/hello" hello.c); then
+	printf 'break main\ncontinue\nlist hello.c:4,4\ncontinue\n' >"$work/src.gdb"
+	run "$umlrun" exec --overlay="$work/gov" --gdb-guest="$work/src.gdb" \
+		--gdb-guest-source="$work/gsrc" -- /usr/local/bin/hello
+	[ $rc -eq 0 ] && grep -q "umlrun-source-line" "$work/err" &&
+		grep -q "^hello from the guest" "$work/out" && nothing_left_here
+	check "exec --gdb-guest-source=DIR: gdb shows the program's source lines"
+	if "$umlrun" doctor 2>/dev/null | grep -q "^ok   Landlock ABI"; then
+		run "$umlrun" exec --overlay="$work/gov" --gdb-guest="$work/src.gdb" -- /usr/local/bin/hello
+		[ $rc -eq 0 ] && ! grep -q "umlrun-source-line" "$work/err" && nothing_left_here
+		check "exec --gdb-guest without --gdb-guest-source: gdb may not read the sources"
+	fi
+fi
+run "$umlrun" exec --gdb-guest-source="$work/gsrc" -- true
+[ $rc -eq 2 ] && grep -q "give --gdb-guest too" "$work/err"
+check "--gdb-guest-source without --gdb-guest exits 2 with one line"
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- true
 [ $rc -eq 0 ] && nothing_left_here
 check "exec --gdb-guest of a program that exits while gdbserver starts it exits 0 (it read 137)"
