@@ -155,7 +155,7 @@ static void test_records(void)
 	is_str(verdict_name(rec[2].verdict), "skip", "records: skipped suite skips");
 	is_str(rec[2].reason, "SKIP no hardware", "records: with the suite's reason");
 	is_int(exit_code_of(rec, n), EXIT_TESTFAIL, "records: the run exits 1");
-	ktap = kunit_run_ktap(&k, rec, n, false);
+	ktap = kunit_run_ktap(&k, rec, n, KUNIT_LINES_ALL);
 	/* The subtest named as its result line is (kunit.py parse reads a crash else). */
 	ok(!strncmp(ktap,
 		    "KTAP version 1\n1..3\n    KTAP version 1\n    # Subtest: "
@@ -167,7 +167,7 @@ static void test_records(void)
 	ok(strstr(ktap, "\nok 3 kunit/skipped_suite # SKIP no hardware\n") != NULL,
 	   "run ktap: skip directive");
 	free(ktap);
-	ktap = kunit_run_ktap(&k, rec, n, true);
+	ktap = kunit_run_ktap(&k, rec, n, KUNIT_LINES_NONE);
 	ok(!strstr(ktap, "    "), "run ktap: quiet leaves out the subtests");
 	free(ktap);
 	kunit_records_free(&tests, rec, n);
