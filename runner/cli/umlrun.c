@@ -1942,7 +1942,7 @@ struct kunit_boot {
 	double wall;
 };
 
-static void kunit_boot_once(struct session *s, const char *glob, const char *action,
+static void kunit_boot_once(struct session *s, const char *glob, const char *action, FILE *show,
 			    struct kunit_boot *b)
 {
 	const struct opts *o = s->o;
@@ -1965,6 +1965,9 @@ static void kunit_boot_once(struct session *s, const char *glob, const char *act
 	strv_free(argv);
 	if (stage_guest_dir(&s->stage, 0, &e) < 0)
 		uerr_die(&e);
+	if (show)
+		fprintf(show, "# command line: %s\n", b->cmdline);
+	fflush(show ? show : stdout);
 	kunit_log_init(&b->k);
 	t0 = monotonic_now();
 	if (guest_run(&g, &io, limit, &b->out, &e) < 0)
@@ -2114,6 +2117,70 @@ static void kunit_print(struct session *s, const struct kunit_log *k, struct run
 		run->exit_code = EXIT_INFRA;
 }
 
+/*
+ * --run_isolated: after the listing boot list, one boot per suite or test
+ * (kunit.py's exec_tests); *globs gets each boot's filter_glob. Returns
+ * the boots, *n of them (fewer when one was interrupted).
+ */
+static struct kunit_boot *kunit_isolated_boots(struct session *s, struct kunit_boot *list,
+					       const char *glob, FILE *info, char ***globs,
+					       size_t *n)
+{
+	const struct opts *o = s->o;
+	struct kunit_boot *boots;
+
+	if (!list->k.started)
+		die(EXIT_INFRA, "kunit: --run_isolated: the kernel listed no KUnit tests (%s)",
+		    list->out.detail[0] ? list->out.detail : "no KTAP on its console");
+	*globs = kunit_isolated_globs(o, list, glob);
+	if (!(*globs)[0])
+		die(EXIT_USAGE,
+		    glob ? "kunit: no KUnit suite matches GLOB '%s'"
+			 : "kunit: the kunitconfig enables no KUnit suite%s",
+		    glob ? glob : "");
+	for (*n = 0; (*globs)[*n]; (*n)++)
+		;
+	boots = xcalloc(*n, sizeof(*boots));
+	for (size_t i = 0; i < *n; i++) {
+		if (!o->quiet)
+			fprintf(info, "# boot %zu/%zu: %s\n", i + 1, *n, (*globs)[i]);
+		kunit_boot_once(s, (*globs)[i], NULL, NULL, &boots[i]);
+		if (boots[i].out.end == GUEST_INTERRUPTED) {
+			*n = i + 1;
+			break;
+		}
+	}
+	return boots;
+}
+
+/*
+ * One log of every boot's suites, in order, for the records (each suite
+ * keeps its boot's command line; per test, it is named SUITE.CASE); *out
+ * the first boot that did not end cleanly, else the last.
+ */
+static void kunit_join_boots(const struct opts *o, struct kunit_boot *boots, size_t n, char **globs,
+			     struct kunit_log *k, struct guest_outcome *out, double *wall)
+{
+	kunit_log_init(k);
+	*out = boots[n - 1].out;
+	*wall = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct kunit_boot *b = &boots[i];
+
+		if (!kunit_boot_clean(b) && kunit_boot_clean(&boots[n - 1]))
+			*out = b->out;
+		*wall += b->wall;
+		for (size_t j = 0; j < b->k.n; j++) {
+			struct kunit_suite *su = &b->k.suites[j];
+
+			if (globs && !strcmp(o->run_isolated, "test") && su->name)
+				kunit_suite_rename(su, globs[i]);
+			su->cmdline = xstrdup(b->cmdline);
+		}
+		kunit_log_append(k, &b->k);
+	}
+}
+
 /* Boots the KUnit kernel (once, or once per suite or test); its suites become the run's records. */
 static int kunit_boot(struct session *s, const char *glob)
 {
@@ -2132,6 +2199,7 @@ static int kunit_boot(struct session *s, const char *glob)
 	struct uerr e;
 	size_t pass;
 	char also[64];
+	/* stdout is the raw console's or the JSON's alone: umlrun's lines go to stderr. */
 	FILE *info =
 	    o->raw_output || (o->json && (!o->json_file || !strcmp(o->json_file, "stdout")))
 		? stderr
@@ -2139,11 +2207,10 @@ static int kunit_boot(struct session *s, const char *glob)
 
 	if (!o->quiet && !listing)
 		fprintf(info, "# kernel: %s\n", s->kernel.binary);
-	fflush(info);
-	kunit_boot_once(s, glob, listing ? (o->list_attr ? "list_attr" : "list") : NULL, &boots[0]);
-	if (!o->quiet && !listing)
-		fprintf(info, "# command line: %s\n", boots[0].cmdline);
-	if (listing && !o->run_isolated) {
+	kunit_boot_once(s, glob, listing ? (o->list_attr ? "list_attr" : "list") : NULL,
+			!o->quiet && !listing ? info : NULL, &boots[0]);
+	/* A list, or --run_isolated's listing boot interrupted: nothing to report. */
+	if (listing && (!o->run_isolated || boots[0].out.end == GUEST_INTERRUPTED)) {
 		int code = kunit_print_list(o, &boots[0], glob);
 
 		kunit_log_free(&boots[0].k);
@@ -2152,68 +2219,14 @@ static int kunit_boot(struct session *s, const char *glob)
 		return code;
 	}
 	if (o->run_isolated) {
-		struct kunit_boot list = boots[0];
+		struct kunit_boot *list = boots;
 
-		if (list.out.end == GUEST_INTERRUPTED)
-			return EXIT_SIGNAL_BASE + list.out.host_signal;
-		if (!list.k.started)
-			die(EXIT_INFRA,
-			    "kunit: --run_isolated: the kernel listed no KUnit tests (%s)",
-			    list.out.detail[0] ? list.out.detail : "no KTAP on its console");
-		globs = kunit_isolated_globs(o, &list, glob);
-		if (!globs[0])
-			die(EXIT_USAGE,
-			    glob ? "kunit: no KUnit suite matches GLOB '%s'"
-				 : "kunit: the kunitconfig enables no KUnit suite%s",
-			    glob ? glob : "");
-		kunit_log_free(&list.k);
-		free(list.cmdline);
-		for (nboots = 0; globs[nboots]; nboots++)
-			;
-		boots = xrealloc(boots, nboots * sizeof(*boots));
-		for (size_t i = 0; i < nboots; i++) {
-			if (!o->quiet)
-				fprintf(info, "# boot %zu/%zu: %s\n", i + 1, nboots, globs[i]);
-			fflush(info);
-			kunit_boot_once(s, globs[i], NULL, &boots[i]);
-			if (boots[i].out.end == GUEST_INTERRUPTED) {
-				nboots = i + 1;
-				break;
-			}
-		}
+		boots = kunit_isolated_boots(s, list, glob, info, &globs, &nboots);
+		kunit_log_free(&list->k);
+		free(list->cmdline);
+		free(list);
 	}
-	/* One log for the records: every boot's suites, in order. */
-	kunit_log_init(&k);
-	out = boots[nboots - 1].out;
-	for (size_t i = 0; i < nboots; i++) {
-		struct kunit_boot *b = &boots[i];
-
-		if (!kunit_boot_clean(b) && kunit_boot_clean(&boots[nboots - 1]))
-			out = b->out;
-		run.wall_seconds += b->wall;
-		for (size_t j = 0; j < b->k.n; j++) {
-			struct kunit_suite *su = &b->k.suites[j];
-
-			/* --run_isolated=test: SUITE.CASE, a record of its own per boot. */
-			if (o->run_isolated && !strcmp(o->run_isolated, "test") && su->name)
-				kunit_suite_rename(su, globs[i]);
-			su->cmdline = xstrdup(b->cmdline);
-		}
-		/* The console stays the boot's, for kunit.py's view below. */
-		{
-			struct kunit_log copy = b->k;
-
-			b->k.suites = NULL;
-			b->k.n = 0;
-			memset(&b->k.console, 0, sizeof(b->k.console));
-			sb_add(&b->k.console, copy.console.buf ? copy.console.buf : "",
-			       copy.console.len);
-			memset(&b->k.list, 0, sizeof(b->k.list));
-			memset(&b->k.listed, 0, sizeof(b->k.listed));
-			memset(&b->k.partial, 0, sizeof(b->k.partial));
-			kunit_log_append(&k, &copy);
-		}
-	}
+	kunit_join_boots(o, boots, nboots, globs, &k, &out, &run.wall_seconds);
 	if (k.started && k.planned == 0 && !k.n)
 		die(EXIT_USAGE,
 		    glob ? "kunit: no KUnit suite matches GLOB '%s'"

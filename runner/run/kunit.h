@@ -97,8 +97,9 @@ bool kunit_log_complete(const struct kunit_log *k);
 void kunit_log_free(struct kunit_log *k);
 
 /*
- * Appends from's suites to into's (--run_isolated: one boot each): its
- * plan, suites and console; from is left empty.
+ * Moves from's suites (and plan) after into's, and appends a copy of its
+ * console (--run_isolated: one boot each). from keeps its console, and
+ * no suite.
  */
 void kunit_log_append(struct kunit_log *into, struct kunit_log *from);
 /*
