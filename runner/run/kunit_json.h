@@ -35,7 +35,7 @@ enum kunit_status {
 
 /* kunit_parser.TestCounts */
 struct kunit_counts {
-	int passed, failed, crashed, skipped, errors;
+	long passed, failed, crashed, skipped, errors; /* a guest's plan may be huge */
 };
 
 struct kunit_test {
