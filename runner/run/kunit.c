@@ -187,6 +187,18 @@ static void suite_result(struct kunit_log *k, const char *t, double sim, double 
 	k->open = false;
 }
 
+/* SUITE.CASE as kunit.py's _list_tests keeps it: ^[^\s.]+\.[^\s.]+$ */
+static bool test_name(const char *t)
+{
+	size_t suite = strcspn(t, ". \t\n\v\f\r");
+	size_t name;
+
+	if (!suite || t[suite] != '.')
+		return false;
+	name = strcspn(t + suite + 1, ". \t\n\v\f\r");
+	return name && !t[suite + 1 + name];
+}
+
 /*
  * A line of kunit.action=list or list_attr: a suite's name, SUITE.CASE,
  * or an attribute ("# speed: slow", "# case.speed: slow"); one word
@@ -229,7 +241,7 @@ void kunit_log_feed(struct kunit_log *k, const char *line, double wall)
 		/* kunit.action=list prints "suite.case" after its version line. */
 		if (indent == 0 && k->planned < 0 && !s)
 			listed(k, t);
-		if (indent == 0 && k->planned < 0 && strchr(t, '.') && !strchr(t, ' ')) {
+		if (indent == 0 && k->planned < 0 && test_name(t)) {
 			sb_adds(&k->list, t);
 			sb_adds(&k->list, "\n");
 		}

@@ -239,13 +239,15 @@ static void test_empty_and_list(void)
 	ok(k.started && k.planned == 0 && k.n == 0, "glob matching nothing: 1..0, no suite");
 	kunit_log_free(&k);
 	kunit_log_init(&k);
-	feed_text(&k,
-		  "[    0.3] KTAP version 1\n[    0.3] time_test_cases.time64_to_tm_test_date_"
-		  "range\n[    0.3] example.example_simple_test\n[    0.4] reboot: Power down\n",
-		  1.0);
+	feed_text(
+	    &k,
+	    "[    0.3] KTAP version 1\n[    0.3] time_test_cases.time64_to_tm_test_date_"
+	    "range\n[    0.3] example.example_simple_test\n[    0.3] a.b.c\n[    0.3] .x\n[    "
+	    "0.4] reboot: Power down\n",
+	    1.0);
 	is_str(k.list.buf,
 	       "time_test_cases.time64_to_tm_test_date_range\nexample.example_simple_test\n",
-	       "list: SUITE.CASE lines only");
+	       "list: SUITE.CASE lines only (as kunit.py's ^[^\\s.]+\\.[^\\s.]+$)");
 	kunit_log_free(&k);
 }
 
