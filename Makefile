@@ -146,7 +146,6 @@ format:
 integration-check: all
 	sh tests/integration/run.sh
 	sh tests/integration/debug.sh
-	sh tests/integration/kunit.sh
 
 # The debug kernel profiles (--profile): each a kernel build of its own,
 # so not in make check; PROFILES= to choose (default all four).

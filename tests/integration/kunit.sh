@@ -4,44 +4,44 @@
 # makes of the same console where kunit.py has an answer (docs/kunit.md,
 # "kunit.py option -> umlrun").
 #
-# Prints TAP; exits 1 if a check failed. The kernel is tests/integration/
-# run.sh's KUnit kernel (kernel/time's and lib/kunit's kunitconfigs), found
-# in the cache or built once. The kunit.py checks need python3 and skip
+# Prints TAP; exits 1 if a check failed. run.sh sources it in its KUnit
+# section, on its KUnit kernel (kernel/time's and lib/kunit's
+# kunitconfigs); alone, it finds that kernel in the cache or builds it. The kunit.py checks need python3 and skip
 # cleanly without it: umlrun itself has no Python.
 set -u
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-umlrun=$top/build/umlrun
-work=$(mktemp -d /tmp/umlrun-kunit-itest.XXXXXX)
-chmod 755 "$work"
-export TMPDIR="$work/tmp"
-mkdir "$TMPDIR"
-trap 'rm -rf "$work"' EXIT INT TERM
-results=$work/results
-
-. "$top/tests/tap.sh"
-tap_on_fail() {
-	echo "# exit status $rc"
-	for f in "$work/out" "$work/err"; do
-		[ -s "$f" ] && tail -n 8 "$f" | sed 's/^/#   /'
-	done
-}
-run() {
-	"$@" >"$work/out" 2>"$work/err"
-	rc=$?
-}
+# Sourced by run.sh (kunit_in_run_sh=1), on its cache, kernel and helpers;
+# else on the developer's cache.
+if [ -z "${kunit_in_run_sh:-}" ]; then
+	top=$(cd "$(dirname "$0")/../.." && pwd)
+	umlrun=$top/build/umlrun
+	work=$(mktemp -d /tmp/umlrun-kunit-itest.XXXXXX)
+	chmod 755 "$work"
+	export TMPDIR="$work/tmp"
+	mkdir "$TMPDIR"
+	trap 'rm -rf "$work"' EXIT INT TERM
+	results=$work/results
+	. "$top/tests/tap.sh"
+	tap_on_fail() {
+		echo "# exit status $rc"
+		for f in "$work/out" "$work/err"; do
+			[ -s "$f" ] && tail -n 8 "$f" | sed 's/^/#   /'
+		done
+	}
+	run() {
+		"$@" >"$work/out" 2>"$work/err"
+		rc=$?
+	}
+	K="--kunitconfig=$top/uml-config/kunit/kernel-time.kunitconfig --kunitconfig=lib/kunit"
+fi
 skip() {
 	n=$((n + 1))
 	echo "ok $n $1 # SKIP $2"
 }
 
-K="--kunitconfig=$top/uml-config/kunit/kernel-time.kunitconfig --kunitconfig=lib/kunit"
-"$umlrun" kunit $K -q --results="$results" >"$work/first" 2>&1 || {
-	echo "Bail out! umlrun kunit failed:"
-	sed 's/^/# /' "$work/first"
-	exit 1
-}
-console=$results/latest/console.log
+run "$umlrun" kunit $K -q --results="$results"
+[ $rc -eq 0 ]
+check "umlrun kunit runs the KUnit kernel kunit.py's options are checked on"
 kernel=$(sed -n 's/^  "kernel": "\(.*\)",$/\1/p' "$results/latest/results.json")
 # The tree the kernel was built from, whose kunit.py is the peer.
 tree=$(sed -n 's/^\$ make -C \([^ ]*\) ARCH=um .*/\1/p' "$(dirname "$kernel")/build.log" | head -n 1)
@@ -157,4 +157,4 @@ run "$umlrun" kunit $K --results="$results" --no-build --kconfig_add=CONFIG_UMLR
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q 'is not built' "$work/err"
 check "--kconfig_add makes another kernel (--no-build: not built, exit 2, one line)"
 
-tap_done
+[ -n "${kunit_in_run_sh:-}" ] || tap_done
