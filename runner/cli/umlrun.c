@@ -2291,17 +2291,29 @@ static int kunit_boot(struct session *s, const char *glob)
 
 /*
  * --kconfig_add: kunit.py appends its lines to the kunitconfig; here they
- * are one more fragment, kconfig_add.config, in DIR. Its name and text go
- * in the kernel's key: the same lines find the same kernel again.
+ * are one more fragment, kconfig_add.config, kept in the cache under the
+ * hash of its text (kunit-add/HASH/), so that nothing is left to remove
+ * whatever ends the run. Its name and text go in the kernel's key: the
+ * same lines find the same kernel again.
  */
-static char *kunit_kconfig_add(const struct opts *o, const char *dir)
+static char *kunit_kconfig_add(const struct opts *o)
 {
-	char *path = xasprintf("%s/kconfig_add.config", dir);
+	_cleanup_free_ char *root = cache_root();
+	_cleanup_free_ char *dir = NULL;
+	struct hasher *h = hasher_new();
 	struct strbuf sb = { 0 };
+	char hex[65];
+	char *path;
 	struct uerr e;
 
 	for (size_t i = 0; i < o->nkconfig_adds; i++)
 		sb_printf(&sb, "%s\n", o->kconfig_adds[i]);
+	hasher_add(h, sb.buf, sb.len);
+	hasher_final(h, hex);
+	dir = xasprintf("%s/kunit-add/%.16s", root, hex);
+	if (mkdir_p(dir, 0755) < 0)
+		die_sys(EXIT_INFRA, "cannot create %s", dir);
+	path = xasprintf("%s/kconfig_add.config", dir);
 	if (sb_write_atomic(path, &sb, &e) < 0)
 		uerr_die(&e);
 	sb_release(&sb);
@@ -2337,7 +2349,6 @@ static int cmd_kunit(const struct opts *o)
 	struct opts run = *o;
 	struct session s = { .o = &run };
 	const char *glob = o->nargs ? o->args[0] : NULL;
-	_cleanup_free_ char *add_dir = NULL;
 	size_t nfrags = 0;
 	char **frags;
 	int code;
@@ -2351,17 +2362,11 @@ static int cmd_kunit(const struct opts *o)
 	check_inputs(&s);
 	frags = kunit_fragments(&s, &nfrags);
 	if (o->nkconfig_adds) {
-		char tmpl[] = "/tmp/umlrun-kconfig-XXXXXX";
-		const char *tmp = getenv("TMPDIR");
-
-		add_dir = tmp && *tmp ? xasprintf("%s/umlrun-kconfig-XXXXXX", tmp) : xstrdup(tmpl);
-		if (!mkdtemp(add_dir))
-			die_sys(EXIT_INFRA, "cannot create %s", add_dir);
 		frags = xrealloc(frags, (nfrags + 2) * sizeof(char *));
 		/* After the kunitconfigs, before --config: as kunit.py appends them. */
 		memmove(frags + nfrags - o->nconfigs + 1, frags + nfrags - o->nconfigs,
 			o->nconfigs * sizeof(char *));
-		frags[nfrags - o->nconfigs] = kunit_kconfig_add(o, add_dir);
+		frags[nfrags - o->nconfigs] = kunit_kconfig_add(o);
 		frags[++nfrags] = NULL;
 	}
 	run.configs = frags;
@@ -2373,8 +2378,6 @@ static int cmd_kunit(const struct opts *o)
 	if (o->no_build)
 		kunit_need_built(&s);
 	prepare_kernel(&s);
-	if (add_dir)
-		rm_rf(add_dir);
 	if (o->build_only) {
 		printf("# kernel: %s (%s, %s)\n", s.kernel.binary, s.kernel.release,
 		       s.kernel.built ? "built" : "cached");
