@@ -102,12 +102,36 @@ run "$umlrun" kunit $K --results="$results" --failed
 	grep -q '^# Testing complete\. Ran [0-9]* tests: passed' "$work/out"
 check "--failed prints no passed suite's lines, the result lines and the summary"
 
-# The lists.
-run "$umlrun" kunit $K --list
+# The lists, against kunit.py's own _list_tests and _suites_from_test_list
+# on the same console (-v copies it to stderr).
+# kunitpy_list tests|suites CONSOLE: what kunit.py would print for it.
+kunitpy_list() {
+	python3 - "$tree/tools/testing/kunit" "$1" "$2" <<-'EOF'
+		import re, sys
+		sys.path.insert(0, sys.argv[1])
+		import kunit, kunit_parser
+		lines = kunit_parser.extract_tap_lines(open(sys.argv[3], errors='backslashreplace'))
+		lines.pop()
+		tests = [l for l in lines if re.match(r'^[^\s.]+\.[^\s.]+$', l)]
+		for l in (tests if sys.argv[2] == 'tests' else kunit._suites_from_test_list(tests)):
+		    print(l.rstrip())
+	EOF
+}
+run "$umlrun" kunit $K --list -v
+if peer "--list (--list_tests) prints what kunit.py's _list_tests keeps"; then
+	kunitpy_list tests "$work/err" >"$work/p.list" 2>&1
+	[ $rc -eq 0 ] && [ -s "$work/out" ] && cmp -s "$work/out" "$work/p.list"
+	check "--list (--list_tests) prints what kunit.py's _list_tests keeps of the console"
+fi
 cut -d. -f1 "$work/out" | uniq >"$work/suites"
-run "$umlrun" kunit $K --list_suites
+run "$umlrun" kunit $K --list_suites -v
 [ $rc -eq 0 ] && [ -s "$work/out" ] && cmp -s "$work/out" "$work/suites" && grep -qx example "$work/out"
 check "--list_suites prints the suites of --list's SUITE.CASE names, each once"
+if peer "--list_suites prints kunit.py's _suites_from_test_list"; then
+	kunitpy_list suites "$work/err" >"$work/p.suites" 2>&1
+	cmp -s "$work/out" "$work/p.suites"
+	check "--list_suites prints what kunit.py's _suites_from_test_list makes of the console"
+fi
 run "$umlrun" kunit $K --list_tests_attr 'example*'
 [ $rc -eq 0 ] && grep -qx 'example' "$work/out" && grep -qx '# module: kunit_example_test' "$work/out" &&
 	grep -qx 'example.example_slow_test' "$work/out" &&
