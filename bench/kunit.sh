@@ -78,7 +78,8 @@ kunitpy() {
 
 echo "# KUnit: umlrun kunit vs kunit.py, $jobs CPUs, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "# CPU: $(grep -m1 'model name' /proc/cpuinfo | sed 's/^[^:]*: //')"
-echo "# umlrun --time-travel=$tt; run: the fastest of $runs; build_s: the first build here"
+echo "# umlrun --time-travel=$tt; run_s: the fastest of $runs; build_s: this run's first build"
+echo "# command (a full build only when none was there: umlrun says cached), noop_s its second"
 printf '%-12s %-9s %9s %9s %7s %6s %5s %5s %5s\n' config tool build_s noop_s run_s tests pass fail skip
 for row in $rows; do
 	name=$(echo "$row" | tr / -)
