@@ -35,7 +35,12 @@ _umlrun_values()
 	--results | --suite-dir | --overlay | --output | --kernel-src | --plain | --hostap | --gdb-guest-source)
 		compgen -d -- "$cur"
 		;;
-	--durations | --config | --kunitconfig) compgen -f -- "$cur" ;;
+	--durations | --config | --kunitconfig | --json) compgen -f -- "$cur" ;;
+	# umlrun kunit's, from kunit.py
+	--run_isolated) compgen -W 'suite test' -- "$cur" ;;
+	--raw_output) compgen -W 'kunit all full' -- "$cur" ;;
+	--filter_action) compgen -W 'skip' -- "$cur" ;;
+	--arch) compgen -W 'um' -- "$cur" ;;
 	esac
 }
 

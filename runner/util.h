@@ -111,6 +111,7 @@ static inline void *steal_ptr(void *pp)
 
 #define _cleanup_free_	__attribute__((cleanup(freep)))
 #define _cleanup_close_ __attribute__((cleanup(closep)))
+#define _cleanup_strv_	__attribute__((cleanup(strvp)))
 
 /* A growable string; buf is always NUL-terminated once anything was added. */
 struct strbuf {
@@ -229,6 +230,10 @@ int rm_rf(const char *path);
 int rm_contents(const char *dir);
 /* Frees a NULL-terminated vector of strings and the strings; NULL is fine. */
 void strv_free(char **v);
+static inline void strvp(void *p)
+{
+	strv_free(*(char ***)p);
+}
 /*
  * path resolved as realpath(3) does, the part of it that does not exist yet
  * appended as written (a results folder to be made): NULL on another error.

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "options.h"
 #include "kernel_cache.h"
+#include "kunit.h"
 #include "profile.h"
 #include "suite.h"
 
@@ -60,10 +61,26 @@ enum {
 	O_CPU_COST,
 	O_HOSTAP,
 	O_MODULE,
+	O_FILTER_ACTION,
+	O_KERNEL_ARGS,
+	O_KCONFIG_ADD,
+	O_RUN_ISOLATED,
+	O_LIST_SUITES,
+	O_LIST_ATTR,
+	O_RAW_OUTPUT,
+	O_SUMMARY,
+	O_FAILED,
+	O_BUILD_ONLY,
+	O_NO_BUILD,
+	O_ARCH,
+	O_KUNITPY_REFUSED,
 	O_GDB_GUEST_SOURCE,
+	O_END /* not an option: one past the last */
 };
 
-/* Which options a command accepts: one bit per option. */
+/* Which options a command accepts: one bit per option, in 64. */
+_Static_assert(O_END - 1 - O_TT + 4 < 64, "the options outgrew the bitmask");
+
 #define BIT(o)                                                                                     \
 	(1ULL << ((o) == O_HELP	     ? 0                                                           \
 		  : (o) == O_VERBOSE ? 1                                                           \
@@ -113,7 +130,28 @@ static const struct option long_opts[] = {
 	{ "durations", required_argument, NULL, O_DURATIONS },
 	{ "output", required_argument, NULL, O_OUTPUT },
 	{ "sample", required_argument, NULL, O_SAMPLE },
-	{ "json", no_argument, NULL, O_JSON },
+	{ "json", optional_argument, NULL, O_JSON },
+	/* kunit.py's names, for umlrun kunit (docs/kunit.md has the table). */
+	{ "filter_action", required_argument, NULL, O_FILTER_ACTION },
+	{ "kernel_args", required_argument, NULL, O_KERNEL_ARGS },
+	{ "kconfig_add", required_argument, NULL, O_KCONFIG_ADD },
+	{ "run_isolated", required_argument, NULL, O_RUN_ISOLATED },
+	{ "list_tests", no_argument, NULL, O_LIST },
+	{ "list_suites", no_argument, NULL, O_LIST_SUITES },
+	{ "list_tests_attr", no_argument, NULL, O_LIST_ATTR },
+	{ "raw_output", optional_argument, NULL, O_RAW_OUTPUT },
+	{ "summary", no_argument, NULL, O_SUMMARY },
+	{ "failed", no_argument, NULL, O_FAILED },
+	{ "build-only", no_argument, NULL, O_BUILD_ONLY },
+	{ "no-build", no_argument, NULL, O_NO_BUILD },
+	{ "arch", required_argument, NULL, O_ARCH },
+	{ "build_dir", optional_argument, NULL, O_KUNITPY_REFUSED },
+	{ "make_options", optional_argument, NULL, O_KUNITPY_REFUSED },
+	{ "alltests", optional_argument, NULL, O_KUNITPY_REFUSED },
+	{ "cross_compile", optional_argument, NULL, O_KUNITPY_REFUSED },
+	{ "qemu_config", optional_argument, NULL, O_KUNITPY_REFUSED },
+	{ "qemu_args", optional_argument, NULL, O_KUNITPY_REFUSED },
+	{ "junit", optional_argument, NULL, O_KUNITPY_REFUSED },
 	{ "overlay", required_argument, NULL, O_OVERLAY },
 	{ "trace", no_argument, NULL, O_TRACE },
 	{ "immediate", no_argument, NULL, O_IMMEDIATE },
@@ -332,31 +370,56 @@ static const struct command_desc {
 	{ CMD_KUNIT, "kunit",
 	  KERNEL_OPTS | BIT(O_KUNITCONFIG) | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) |
 	      BIT(O_RANDOM_SEED) | BIT(O_SECCOMP) | BIT(O_RESULTS) | BIT(O_WALL_TIMEOUT) |
-	      BIT(O_LIST) | BIT(O_QUIET) | BIT(O_VERBOSE),
+	      BIT(O_LIST) | BIT(O_QUIET) | BIT(O_VERBOSE) | BIT(O_JOBS) | BIT(O_TIMEOUT) |
+	      BIT(O_FILTER) | BIT(O_FILTER_ACTION) | BIT(O_KERNEL_ARGS) | BIT(O_KCONFIG_ADD) |
+	      BIT(O_RUN_ISOLATED) | BIT(O_LIST_SUITES) | BIT(O_LIST_ATTR) | BIT(O_RAW_OUTPUT) |
+	      BIT(O_JSON) | BIT(O_SUMMARY) | BIT(O_FAILED) | BIT(O_BUILD_ONLY) | BIT(O_NO_BUILD) |
+	      BIT(O_ARCH) | BIT(O_KUNITPY_REFUSED),
 	  "Usage: umlrun kunit [OPTIONS] [GLOB]\n"
 	  "Build a kernel with KUnit and the kunitconfig (cached, like 'umlrun build'),\n"
 	  "boot it once under time travel and report each KUnit suite as a test file\n"
 	  "kunit/SUITE, its cases as subtests, as 'umlrun run' reports: KTAP on stdout,\n"
 	  "a results folder, the same exit status (docs/kunit.md). GLOB selects suites,\n"
 	  "or SUITE.CASE, as kunit.py's filter_glob (the kernel's kunit.filter_glob=).\n"
+	  "kunit.py's options keep their names and meaning (docs/kunit.md has a table).\n"
 	  "\n"
 	  "  --kunitconfig=FILE|DIR the tests to build, as kunit.py takes it: a DIR means\n"
 	  "                         DIR/.kunitconfig; looked up here, then in the kernel\n"
 	  "                         tree (e.g. lib/kunit), then in umlrun's folder\n"
 	  "                         (uml-config/kunit/...); repeatable (default: the\n"
 	  "                         tree's tools/testing/kunit/configs/default.config)\n"
-	  "  --list                 print the selected SUITE.CASE names (one boot) and\n"
-	  "                         run nothing\n"
+	  "  --kconfig_add=CONFIG_X=Y  one more kunitconfig line (repeatable; another\n"
+	  "                         kernel, built once)\n"
+	  "  --filter=ATTRS         only tests whose attributes match, e.g. 'speed>slow'\n"
+	  "                         or 'speed>slow, module=example' (kunit.filter=)\n"
+	  "  --filter_action=skip   report the filtered tests skipped instead\n"
+	  "  --kernel_args=ARGS     more kernel parameters, after umlrun's (repeatable)\n"
+	  "  --run_isolated=suite|test  one boot per suite, or per test\n"
+	  "  --list, --list_tests   print the selected SUITE.CASE names (one boot), run\n"
+	  "                         nothing\n"
+	  "  --list_suites          print the selected suites' names\n"
+	  "  --list_tests_attr      print the selected tests with their attributes\n"
+	  "  --build-only           build the kernel (kunit.py build) and boot nothing\n"
+	  "  --no-build             run the kernel these options built before (kunit.py\n"
+	  "                         exec); exit 2 if there is none\n"
+	  "  --raw_output[=kunit|all]  print the console's KUnit lines (all: the whole\n"
+	  "                         console) instead of umlrun's KTAP\n"
+	  "  --json[=FILE]          print kunit.py's JSON of the results (to FILE)\n"
+	  "  --summary              print only the summary lines\n"
+	  "  --failed               print only failed suites' lines, and the summary\n"
 	  "  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"
 	  "  --start=WHEN           guest clock at boot, as for 'umlrun run'\n"
 	  "  --mem=SIZE             guest memory, 32M to the host's RAM (default 1G, as\n"
 	  "                         kunit.py)\n"
 	  "  --random-seed=N        the guest's random numbers come from N (default 0)\n"
 	  "  --seccomp=WHEN         UML's seccomp userspace: auto, on or off\n"
-	  "  --wall-timeout=SECONDS wall-clock limit of the whole boot (default 300)\n"
+	  "  --wall-timeout=SECONDS, --timeout=SECONDS\n"
+	  "                         wall-clock limit of a boot (default 300, as kunit.py)\n"
 	  "  --results=DIR          where run folders go (default ./results)\n"
 	  "  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N\n"
 	  "                         the kernel, as for 'umlrun build'\n"
+	  "  -j, --jobs=N           --make-jobs, as kunit.py names it\n"
+	  "  --arch=um              accepted (User-Mode Linux is all umlrun runs)\n"
 	  "  -q, --quiet            print only each suite's result line\n"
 	  "  -v, --verbose          copy the guest's console to stderr\n"
 	  "  -h, --help             show this help\n"
@@ -605,7 +668,77 @@ static int run_list_check(const char *s, struct uerr *e)
 	}
 }
 
-static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
+/*
+ * --kernel_args as kunit.py passes them: words of the kernel command line
+ * (several in one, blank-separated, as kunit.py's list joins them), no
+ * quotes (the guest's line is split on blanks: docs/kunit.md).
+ */
+static bool kernel_args_ok(const char *s)
+{
+	bool word = false;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 && *p != '\t')
+			return false;
+		if (*p == '"' || *p == '\'' || *p == 0x7f)
+			return false;
+		word |= *p != ' ' && *p != '\t';
+	}
+	return word;
+}
+
+/* A kunitconfig line: CONFIG_NAME=VALUE, or "# CONFIG_NAME is not set". */
+static bool kconfig_line_ok(const char *s)
+{
+	const char *p = s;
+	size_t n;
+
+	if (!strncmp(p, "# ", 2))
+		p += 2;
+	if (strncmp(p, "CONFIG_", 7))
+		return false;
+	n = strspn(p + 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+	if (!n)
+		return false;
+	p += 7 + n;
+	if (s[0] == '#')
+		return !strcmp(p, " is not set");
+	if (*p++ != '=' || !*p)
+		return false;
+	for (; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			return false;
+	return true;
+}
+
+/* kunit.py's options umlrun does not take, and why (docs/kunit.md's table). */
+static const char *kunitpy_refused(const char *name)
+{
+	static const struct {
+		const char *name, *why;
+	} refused[] = {
+		{ "--build_dir", "--build_dir: umlrun builds in its cache (a kernel per "
+				 "configuration, found again by its key); nothing to give" },
+		{ "--make_options", "--make_options: umlrun's kernel is keyed by its inputs, "
+				    "and make variables are not one; use --config=FRAGMENT" },
+		{ "--alltests",
+		  "--alltests: give --kunitconfig=tools/testing/kunit/configs/all_tests.config "
+		  "(kunit.py's own list; hours to build on a small host)" },
+		{ "--cross_compile", "--cross_compile: umlrun builds User-Mode Linux for this host "
+				     "only" },
+		{ "--qemu_config", "--qemu_config: umlrun runs User-Mode Linux, not QEMU" },
+		{ "--qemu_args", "--qemu_args: umlrun runs User-Mode Linux, not QEMU" },
+		{ "--junit", "--junit: umlrun writes its JUnit XML to every run folder "
+			     "(RUN/junit.xml, one test file per suite)" },
+	};
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (!strcmp(refused[i].name, name))
+			return refused[i].why;
+	return "unknown option";
+}
+
+static int parse_option(struct opts *o, int c, const char *name, const char *arg, struct uerr *e)
 {
 	switch (c) {
 	case O_HELP:
@@ -617,6 +750,8 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 	case O_QUIET:
 		o->quiet = true;
 		return 0;
+	case O_KUNITPY_REFUSED:
+		return uerr_set(e, EXIT_USAGE, "kunit: %s (docs/kunit.md)", kunitpy_refused(name));
 	case O_TT:
 		o->mode_given = true;
 		if (tt_mode_parse(arg, &o->mode) < 0)
@@ -813,11 +948,131 @@ static int parse_option(struct opts *o, int c, const char *arg, struct uerr *e)
 		o->output = arg;
 		return 0;
 	case O_JSON:
+		if (arg && o->cmd != CMD_KUNIT)
+			return uerr_set(e, EXIT_USAGE, "--json takes no value here ('%s')", arg);
+		if (arg && !*arg)
+			return uerr_set(e, EXIT_USAGE, "--json=FILE: the file name is empty");
 		o->json = true;
+		o->json_file = arg;
+		return 0;
+	case O_FILTER_ACTION:
+		if (strcmp(arg, "skip"))
+			return uerr_set(e, EXIT_USAGE,
+					"--filter_action=%s: the one action is skip (kunit.py's "
+					"choice; without it filtered tests do not run)",
+					arg);
+		o->filter_action = arg;
+		return 0;
+	case O_KERNEL_ARGS:
+		if (!kernel_args_ok(arg))
+			return uerr_set(e, EXIT_USAGE,
+					"--kernel_args=%s: want kernel parameters separated by "
+					"blanks, without quotes or control characters",
+					arg);
+		push(&o->kernel_args, &o->nkernel_args, arg);
+		return 0;
+	case O_KCONFIG_ADD:
+		if (!kconfig_line_ok(arg))
+			return uerr_set(e, EXIT_USAGE,
+					"--kconfig_add=%s: want one option as a kunitconfig line, "
+					"CONFIG_NAME=VALUE or '# CONFIG_NAME is not set'",
+					arg);
+		push(&o->kconfig_adds, &o->nkconfig_adds, arg);
+		return 0;
+	case O_RUN_ISOLATED:
+		if (strcmp(arg, "suite") && strcmp(arg, "test"))
+			return uerr_set(e, EXIT_USAGE,
+					"--run_isolated=%s: use suite or test (one boot each)",
+					arg);
+		o->run_isolated = arg;
+		return 0;
+	case O_LIST_SUITES:
+		o->list_suites = true;
+		return 0;
+	case O_LIST_ATTR:
+		o->list_attr = true;
+		return 0;
+	case O_RAW_OUTPUT:
+		/* kunit.py: a bare --raw_output is kunit's lines only. */
+		if (arg && strcmp(arg, "all") && strcmp(arg, "full") && strcmp(arg, "kunit"))
+			return uerr_set(e, EXIT_USAGE,
+					"--raw_output=%s: use all (or full: the whole console) or "
+					"kunit (KUnit's lines only, the default)",
+					arg);
+		o->raw_output = arg ? arg : "kunit";
+		return 0;
+	case O_SUMMARY:
+		o->summary = true;
+		return 0;
+	case O_FAILED:
+		o->failed = true;
+		return 0;
+	case O_BUILD_ONLY:
+		o->build_only = true;
+		return 0;
+	case O_NO_BUILD:
+		o->no_build = true;
+		return 0;
+	case O_ARCH:
+		if (strcmp(arg, "um"))
+			return uerr_set(e, EXIT_USAGE,
+					"--arch=%s: umlrun runs User-Mode Linux only (--arch=um); "
+					"for another architecture use kunit.py with QEMU",
+					arg);
 		return 0;
 	default:
 		return parse_number(o, c, arg, e);
 	}
+}
+
+/* umlrun kunit's options, together. */
+static int kunit_combination(struct opts *o, struct uerr *e)
+{
+	int lists = o->list + o->list_suites + o->list_attr;
+	_cleanup_free_ char *filter = NULL;
+
+	if (lists > 1)
+		return uerr_set(e, EXIT_USAGE,
+				"kunit: --list (--list_tests), --list_suites and --list_tests_attr "
+				"each print a list; give one");
+	if (o->build_only && o->no_build)
+		return uerr_set(e, EXIT_USAGE,
+				"kunit: --build-only builds and runs nothing, --no-build runs and "
+				"builds nothing; give one");
+	if (o->build_only && (lists || o->run_isolated || o->json || o->raw_output || o->summary ||
+			      o->failed || o->nargs))
+		return uerr_set(
+		    e, EXIT_USAGE,
+		    "kunit: --build-only boots nothing: no GLOB, list, --run_isolated or "
+		    "output option with it");
+	if (o->raw_output && (o->json || o->summary || o->failed))
+		return uerr_set(
+		    e, EXIT_USAGE,
+		    "kunit: --raw_output prints the console unparsed: --json, --summary "
+		    "and --failed have nothing to work on (as under kunit.py)");
+	if (o->summary && o->failed)
+		return uerr_set(e, EXIT_USAGE,
+				"kunit: --summary prints no test, --failed the failed ones; give "
+				"one");
+	if (lists && o->run_isolated)
+		return uerr_set(e, EXIT_USAGE,
+				"kunit: a list runs nothing: not with --run_isolated");
+	if (o->jobs && o->make_jobs)
+		return uerr_set(e, EXIT_USAGE,
+				"kunit: --jobs is kunit.py's name for --make-jobs; give one");
+	if (o->timeout && o->wall_timeout)
+		return uerr_set(e, EXIT_USAGE,
+				"kunit: --timeout is kunit.py's name for --wall-timeout; give one");
+	if (o->nfilters && !(filter = kunit_filter_param(o->filters, o->nfilters)))
+		return uerr_set(e, EXIT_USAGE,
+				"kunit: --filter='%s': want ATTR OP VALUE filters separated by "
+				"commas, e.g. 'speed>slow, module=example' (OP: < > <= >= != =)",
+				o->filters[o->nfilters - 1]);
+	if (o->filter_action && !o->nfilters)
+		return uerr_set(e, EXIT_USAGE,
+				"kunit: --filter_action=skip skips what --filter leaves out; give "
+				"--filter too");
+	return 0;
 }
 
 /* What must hold once every option is read. */
@@ -860,6 +1115,8 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 		return uerr_set(
 		    e, EXIT_USAGE,
 		    "--gdb debugs one guest: not with -j, --repeat, --seeds or --retry");
+	if (o->cmd == CMD_KUNIT && kunit_combination(o, e) < 0)
+		return -1;
 	if (o->cmd == CMD_KUNIT && o->nargs > 1)
 		return uerr_set(
 		    e, EXIT_USAGE,
@@ -953,7 +1210,7 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 			return uerr_set(e, EXIT_USAGE,
 					"%s: option %s does not apply; see 'umlrun %s --help'",
 					d->name, this, d->name);
-		if (parse_option(o, c, optarg, e) < 0)
+		if (parse_option(o, c, this, optarg, e) < 0)
 			return -1;
 	}
 	o->opt_words = av + 1;
@@ -977,6 +1234,9 @@ void opts_free(struct opts *o)
 	o->modules = NULL;
 	free(o->filters);
 	free(o->excludes);
+	free(o->kernel_args);
+	free(o->kconfig_adds);
+	o->kernel_args = o->kconfig_adds = NULL;
 	free(o->trace_events);
 	free(o->kprobe_events);
 	o->trace_events = o->kprobe_events = NULL;

@@ -99,11 +99,23 @@ struct opts {
 	bool rerun_failed;
 	const char *shard; /* --shard K/N, as given */
 	const char *durations;
-	const char *output; /* merge --output */
-	int sample;	    /* compare --sample N */
-	bool json;	    /* compare --json */
-	char **args;	    /* tests (run), the command (exec), folders (merge) */
-	char **opt_words;   /* the options as given (before the arguments) */
+	const char *output;    /* merge --output */
+	int sample;	       /* compare --sample N */
+	bool json;	       /* compare --json; kunit --json[=FILE] */
+	const char *json_file; /* kunit --json=FILE (NULL or "stdout": stdout) */
+	/* kunit: kunit.py's options (docs/kunit.md) */
+	const char *filter_action; /* --filter_action=skip */
+	char **kernel_args;	   /* --kernel_args, in order */
+	size_t nkernel_args;
+	char **kconfig_adds; /* --kconfig_add CONFIG_X=Y lines */
+	size_t nkconfig_adds;
+	const char *run_isolated; /* --run_isolated=suite|test */
+	bool list_suites, list_attr;
+	const char *raw_output; /* --raw_output[=all|full|kunit] */
+	bool summary, failed;
+	bool build_only, no_build; /* kunit.py's build and exec steps */
+	char **args;		   /* tests (run), the command (exec), folders (merge) */
+	char **opt_words;	   /* the options as given (before the arguments) */
 	int nopt_words;
 	int nargs;
 };

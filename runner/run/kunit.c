@@ -55,6 +55,54 @@ bool kunit_glob_valid(const char *glob)
 	return true;
 }
 
+/* One ATTR OP VALUE filter, blanks after it allowed: its length, or 0. */
+static size_t filter_item(const char *p)
+{
+	static const char word[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+	size_t name = strspn(p, word);
+	size_t op = strspn(p + name, "<>!=");
+	size_t value;
+
+	if (!name || !op || op > 2 || (op == 2 && p[name + 1] != '='))
+		return 0;
+	if (op == 1 && p[name] == '!')
+		return 0;
+	value = strspn(p + name + op,
+		       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-");
+	return value ? name + op + value : 0;
+}
+
+char *kunit_filter_param(char *const *filters, size_t n)
+{
+	struct strbuf sb = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		const char *p = filters[i];
+
+		for (;;) {
+			size_t len;
+
+			p += strspn(p, " ");
+			len = filter_item(p);
+			if (!len) {
+				sb_release(&sb);
+				return NULL;
+			}
+			sb_printf(&sb, "%s%.*s", sb.len ? "," : "", (int)len, p);
+			p += len;
+			p += strspn(p, " ");
+			if (!*p)
+				break;
+			if (*p++ != ',') {
+				sb_release(&sb);
+				return NULL;
+			}
+		}
+	}
+	return sb_detach(&sb);
+}
+
 void kunit_log_init(struct kunit_log *k)
 {
 	memset(k, 0, sizeof(*k));
@@ -139,6 +187,33 @@ static void suite_result(struct kunit_log *k, const char *t, double sim, double 
 	k->open = false;
 }
 
+/* SUITE.CASE as kunit.py's _list_tests keeps it: ^[^\s.]+\.[^\s.]+$ */
+static bool test_name(const char *t)
+{
+	size_t suite = strcspn(t, ". \t\n\v\f\r");
+	size_t name;
+
+	if (!suite || t[suite] != '.')
+		return false;
+	name = strcspn(t + suite + 1, ". \t\n\v\f\r");
+	return name && !t[suite + 1 + name];
+}
+
+/*
+ * A line of kunit.action=list or list_attr: a suite's name, SUITE.CASE,
+ * or an attribute ("# speed: slow", "# case.speed: slow"); one word
+ * or a comment, so the kernel's other messages stay out.
+ */
+static void listed(struct kunit_log *k, const char *t)
+{
+	if (strchr(t, ' ') && strncmp(t, "# ", 2))
+		return;
+	if (!strncmp(t, "# ", 2) && (!strchr(t, ':') || !strncmp(t, "# Subtest:", 10)))
+		return;
+	sb_adds(&k->listed, t);
+	sb_adds(&k->listed, "\n");
+}
+
 void kunit_log_feed(struct kunit_log *k, const char *line, double wall)
 {
 	double sim;
@@ -164,13 +239,18 @@ void kunit_log_feed(struct kunit_log *k, const char *line, double wall)
 	/* Not KUnit's: another part of the kernel speaking meanwhile. */
 	if (indent % 4 || !ktap_syntax(body)) {
 		/* kunit.action=list prints "suite.case" after its version line. */
-		if (indent == 0 && k->planned < 0 && strchr(t, '.') && !strchr(t, ' ')) {
+		if (indent == 0 && k->planned < 0 && !s)
+			listed(k, t);
+		if (indent == 0 && k->planned < 0 && test_name(t)) {
 			sb_adds(&k->list, t);
 			sb_adds(&k->list, "\n");
 		}
 		return;
 	}
 	if (indent == 0) {
+		/* list_attr's "# speed: slow" lines. */
+		if (k->planned < 0 && !s && !strncmp(t, "# ", 2))
+			listed(k, t);
 		if (!strncmp(t, "1..", 3) && k->planned < 0 && !s) {
 			k->planned = atoi(t + 3);
 		} else if (!strncmp(t, "ok ", 3) || !strncmp(t, "not ok ", 7)) {
@@ -227,6 +307,82 @@ void kunit_log_console(struct kunit_log *k, const char *data, size_t len, double
 	}
 }
 
+void kunit_log_append(struct kunit_log *into, struct kunit_log *from)
+{
+	into->started |= from->started;
+	if (from->planned >= 0)
+		into->planned = (into->planned > 0 ? into->planned : 0) + from->planned;
+	into->suites = xrealloc(into->suites, (into->n + from->n + 1) * sizeof(*into->suites));
+	memcpy(into->suites + into->n, from->suites, from->n * sizeof(*from->suites));
+	into->n += from->n;
+	into->open = from->open;
+	if (from->last_sim >= 0)
+		into->last_sim = from->last_sim;
+	sb_add(&into->console, from->console.buf ? from->console.buf : "", from->console.len);
+	free(from->suites);
+	from->suites = NULL;
+	from->n = 0;
+	from->open = false;
+}
+
+char **kunit_list_lines(const char *list)
+{
+	char **v = xcalloc(1, sizeof(char *));
+	size_t n = 0;
+
+	for (const char *p = list ? list : ""; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		if (len) {
+			v = xrealloc(v, (n + 2) * sizeof(char *));
+			v[n++] = xstrndup(p, len);
+			v[n] = NULL;
+		}
+		p += len + (p[len] == '\n');
+	}
+	return v;
+}
+
+char **kunit_list_suites(const char *list)
+{
+	char **v = kunit_list_lines(list);
+	size_t n = 0;
+
+	for (size_t i = 0; v[i]; i++) {
+		char *dot = strchr(v[i], '.');
+
+		if (dot)
+			*dot = '\0';
+		if (n && !strcmp(v[n - 1], v[i])) {
+			free(v[i]);
+			continue;
+		}
+		v[n++] = v[i];
+	}
+	v[n] = NULL;
+	return v;
+}
+
+void kunit_suite_rename(struct kunit_suite *s, const char *name)
+{
+	_cleanup_free_ char *old = folder_name(s->name);
+	_cleanup_free_ char *new = folder_name(name);
+	_cleanup_free_ char *from = xasprintf("# Subtest: " KUNIT_SUITE "/%s\n", old);
+	const char *text = s->text.buf ? s->text.buf : "";
+	const char *at = strstr(text, from);
+	struct strbuf sb = { 0 };
+
+	if (at) {
+		sb_add(&sb, text, (size_t)(at - text));
+		sb_printf(&sb, "# Subtest: " KUNIT_SUITE "/%s\n", new);
+		sb_adds(&sb, at + strlen(from));
+		sb_release(&s->text);
+		s->text = sb;
+	}
+	free(s->name);
+	s->name = xstrdup(name);
+}
+
 bool kunit_log_complete(const struct kunit_log *k)
 {
 	size_t ended = 0;
@@ -243,12 +399,14 @@ void kunit_log_free(struct kunit_log *k)
 
 		free(s->name);
 		free(s->reason);
+		free(s->cmdline);
 		ktap_free(&s->ktap);
 		sb_release(&s->text);
 		sb_release(&s->console);
 	}
 	free(k->suites);
 	sb_release(&k->list);
+	sb_release(&k->listed);
 	sb_release(&k->console);
 	sb_release(&k->partial);
 	kunit_log_init(k);
@@ -446,7 +604,9 @@ int kunit_write_dirs(const char *run_dir, const struct kunit_log *k, const char 
 
 		if (mkdir_p(dir, 0755) < 0)
 			return uerr_sys(e, EXIT_INFRA, "cannot create %s", dir);
-		if (write_in(dir, "cmdline.txt", cmd, strlen(cmd), e) < 0 ||
+		_cleanup_free_ char *own = s && s->cmdline ? xasprintf("%s\n", s->cmdline) : NULL;
+
+		if (write_in(dir, "cmdline.txt", own ? own : cmd, strlen(own ? own : cmd), e) < 0 ||
 		    write_in(dir, "ktap.log", s ? s->text.buf : NULL, s ? s->text.len : 0, e) < 0 ||
 		    write_in(dir, "console.log", s ? s->console.buf : k->console.buf,
 			     s ? s->console.len : k->console.len, e) < 0)
@@ -455,15 +615,18 @@ int kunit_write_dirs(const char *run_dir, const struct kunit_log *k, const char 
 	return 0;
 }
 
-char *kunit_run_ktap(const struct kunit_log *k, const struct record *rec, size_t n, bool quiet)
+char *kunit_run_ktap(const struct kunit_log *k, const struct record *rec, size_t n,
+		     enum kunit_lines lines)
 {
 	struct strbuf sb = { 0 };
 
 	sb_printf(&sb, "KTAP version 1\n1..%zu\n", n);
 	for (size_t i = 0; i < n; i++) {
 		const struct kunit_suite *s = i < k->n ? &k->suites[i] : NULL;
+		bool show = lines == KUNIT_LINES_ALL ||
+			    (lines == KUNIT_LINES_FAILED && !verdict_passed(rec[i].verdict));
 
-		for (const char *p = s && !quiet ? s->text.buf : NULL; p && *p;) {
+		for (const char *p = s && show ? s->text.buf : NULL; p && *p;) {
 			size_t len = strcspn(p, "\n");
 
 			sb_printf(&sb, "    %.*s\n", (int)len, p);

@@ -51,6 +51,15 @@ int kunitconfig_resolve(const char *arg, const char *tree, const char *project, 
  */
 bool kunit_glob_valid(const char *glob);
 
+/*
+ * --filter as kunit.py passes it to the kernel's kunit.filter=: ATTR OP
+ * VALUE filters (OP one of < > <= >= != =), separated by commas, blanks
+ * after a comma allowed (the kernel skips them). The filters joined into
+ * one word of the kernel command line ("speed>slow,module=example"), or
+ * NULL for one that is not a filter.
+ */
+char *kunit_filter_param(char *const *filters, size_t n);
+
 /* One suite as the console told it. */
 struct kunit_suite {
 	char *name;
@@ -62,6 +71,7 @@ struct kunit_suite {
 	char *reason;		     /* that line's directive ("SKIP why"), or NULL */
 	double sim_start, sim_end;   /* console timestamps: simulated seconds, -1 if none */
 	double wall_start, wall_end; /* when its first and last lines reached umlrun */
+	char *cmdline;		     /* its boot's command line, if not the run's */
 };
 
 struct kunit_log {
@@ -72,6 +82,7 @@ struct kunit_log {
 	bool open;	       /* suites[n - 1] has not ended */
 	double last_sim;       /* the last console timestamp, -1 if none */
 	struct strbuf list;    /* kunit.action=list: "suite.case" lines */
+	struct strbuf listed;  /* kunit.action=list or list_attr: every line KUnit listed */
 	struct strbuf console; /* everything the console said (kunit_log_console) */
 	struct strbuf partial; /* its last line, until the newline comes */
 };
@@ -84,6 +95,22 @@ void kunit_log_console(struct kunit_log *k, const char *data, size_t len, double
 /* The planned suites all ended. */
 bool kunit_log_complete(const struct kunit_log *k);
 void kunit_log_free(struct kunit_log *k);
+
+/*
+ * Moves from's suites (and plan) after into's, and appends a copy of its
+ * console (--run_isolated: one boot each). from keeps its console, and
+ * no suite.
+ */
+void kunit_log_append(struct kunit_log *into, struct kunit_log *from);
+/*
+ * kunit.action=list's SUITE.CASE lines (k->list), one string each, and the
+ * suites among them in order, each once (kunit.py _suites_from_test_list).
+ * NULL-terminated.
+ */
+char **kunit_list_lines(const char *list);
+char **kunit_list_suites(const char *list);
+/* Renames a suite (and its KTAP's "# Subtest:" line): SUITE.CASE for one test. */
+void kunit_suite_rename(struct kunit_suite *s, const char *name);
 
 /*
  * The "[  12.345678] " a console line starts with when the kernel has
@@ -118,6 +145,12 @@ int kunit_write_dirs(const char *run_dir, const struct kunit_log *k, const char 
  * The run's KTAP, for stdout and ktap.txt: a plan, then per record its
  * suite's KTAP as a subtest (left out when quiet) and its result line.
  */
-char *kunit_run_ktap(const struct kunit_log *k, const struct record *rec, size_t n, bool quiet);
+enum kunit_lines {
+	KUNIT_LINES_ALL,    /* every suite's lines */
+	KUNIT_LINES_NONE,   /* -q: result lines only */
+	KUNIT_LINES_FAILED, /* --failed: the lines of suites that did not pass */
+};
+char *kunit_run_ktap(const struct kunit_log *k, const struct record *rec, size_t n,
+		     enum kunit_lines lines);
 
 #endif

@@ -44,6 +44,13 @@ check "each command offers only its own options" "$got"
 got=$(complete_words "$umlrun" kselftest --re)
 offers --retry= && ! offers --rerun-failed
 check "kselftest offers run's options but those it refuses" "$got"
+got=$(complete_words "$umlrun" kunit --)
+offers --filter_action= && offers --run_isolated= && offers --list_suites && offers --jobs= &&
+	offers --raw_output && offers --json && offers --no-build && ! offers --build_dir=
+check "kunit offers kunit.py's options it takes, not those it refuses" "$got"
+got=$(complete_words "$umlrun" kunit --run_isolated=)
+offers --run_isolated=suite && offers --run_isolated=test
+check "kunit --run_isolated= completes suite and test" "$got"
 got=$(complete_words "$umlrun" run --time-travel = ba)
 [ "$got" = basic ]
 check "an option's value completes after '='" "$got"

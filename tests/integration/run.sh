@@ -1442,5 +1442,8 @@ run "$umlrun" kunit --kunitconfig="$work/lost.kunitconfig" --results="$results"
 	tail -n 1 "$work/err" | grep -q "CONFIG_UMLRUN_NO_SUCH_TEST=y ($work/lost.kunitconfig:2)" &&
 	! grep -qs 'lost.kunitconfig' "$XDG_CACHE_HOME"/umlrun/kernels/*/inputs.txt
 check "a kunitconfig option the kernel does not keep exits 2 naming it, no cache entry left"
+# kunit.py's options, on the same kernel (tests/integration/kunit.sh).
+kunit_in_run_sh=1
+. "$top/tests/integration/kunit.sh"
 
 tap_done

@@ -19,7 +19,7 @@ man=$top/man
 help_options() {
 	"$umlrun" "$1" --help |
 		awk '/^  -/ { for (i = 1; i <= NF && $i ~ /^-/; i++) print $i }' |
-		grep -o -- '^--\?[a-zA-Z][a-zA-Z-]*' | sort -u
+		grep -o -- '^--\?[a-zA-Z][a-zA-Z_-]*' | sort -u
 }
 
 echo "TAP version 13"

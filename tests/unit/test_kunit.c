@@ -2,6 +2,7 @@
 /* test_kunit.c - KUnit's KTAP on a guest console: suites, cases, verdicts. */
 #define _GNU_SOURCE
 #include "kunit.h"
+#include "kunit_json.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -155,7 +156,7 @@ static void test_records(void)
 	is_str(verdict_name(rec[2].verdict), "skip", "records: skipped suite skips");
 	is_str(rec[2].reason, "SKIP no hardware", "records: with the suite's reason");
 	is_int(exit_code_of(rec, n), EXIT_TESTFAIL, "records: the run exits 1");
-	ktap = kunit_run_ktap(&k, rec, n, false);
+	ktap = kunit_run_ktap(&k, rec, n, KUNIT_LINES_ALL);
 	/* The subtest named as its result line is (kunit.py parse reads a crash else). */
 	ok(!strncmp(ktap,
 		    "KTAP version 1\n1..3\n    KTAP version 1\n    # Subtest: "
@@ -167,7 +168,7 @@ static void test_records(void)
 	ok(strstr(ktap, "\nok 3 kunit/skipped_suite # SKIP no hardware\n") != NULL,
 	   "run ktap: skip directive");
 	free(ktap);
-	ktap = kunit_run_ktap(&k, rec, n, true);
+	ktap = kunit_run_ktap(&k, rec, n, KUNIT_LINES_NONE);
 	ok(!strstr(ktap, "    "), "run ktap: quiet leaves out the subtests");
 	free(ktap);
 	kunit_records_free(&tests, rec, n);
@@ -238,13 +239,15 @@ static void test_empty_and_list(void)
 	ok(k.started && k.planned == 0 && k.n == 0, "glob matching nothing: 1..0, no suite");
 	kunit_log_free(&k);
 	kunit_log_init(&k);
-	feed_text(&k,
-		  "[    0.3] KTAP version 1\n[    0.3] time_test_cases.time64_to_tm_test_date_"
-		  "range\n[    0.3] example.example_simple_test\n[    0.4] reboot: Power down\n",
-		  1.0);
+	feed_text(
+	    &k,
+	    "[    0.3] KTAP version 1\n[    0.3] time_test_cases.time64_to_tm_test_date_"
+	    "range\n[    0.3] example.example_simple_test\n[    0.3] a.b.c\n[    0.3] .x\n[    "
+	    "0.4] reboot: Power down\n",
+	    1.0);
 	is_str(k.list.buf,
 	       "time_test_cases.time64_to_tm_test_date_range\nexample.example_simple_test\n",
-	       "list: SUITE.CASE lines only");
+	       "list: SUITE.CASE lines only (as kunit.py's ^[^\\s.]+\\.[^\\s.]+$)");
 	kunit_log_free(&k);
 }
 
@@ -308,9 +311,140 @@ static void test_resolve(void)
 	free(tree);
 }
 
+/*
+ * kunit.py's reading of console_61 (kunit_parser.py, kunit_json.py): the
+ * figures are what `kunit.py parse --json` says of the same text.
+ */
+static void test_kunitpy_view(void)
+{
+	size_t n;
+	char **lines = kunit_tap_lines(console_61, strlen(console_61), &n);
+	struct kunit_test *t = kunit_tree_parse(lines, n);
+	_cleanup_free_ char *counts = kunit_counts_text(&t->counts);
+	_cleanup_free_ char *json = kunit_tree_json(t, "um", "kunit_defconfig", "/k");
+
+	is_str(lines[0], "KTAP version 1", "kunit.py view: from the version line, stamp gone");
+	ok(n > 2 && !strcmp(lines[n - 1], "reboot: Power down"),
+	   "kunit.py view: to the end (Power down is not one of its end lines)");
+	is_str(lines[12], "    # example_simple_test: initializing",
+	       "kunit.py view: the version line's prefix cut from every line");
+	is_str(counts, "Ran 8 tests: passed: 4, failed: 1, skipped: 3",
+	       "kunit.py view: each parameter counts (kunit.py parse: 8 tests)");
+	is_int(t->status, KUNIT_FAILURE, "kunit.py view: the run failed");
+	is_int((long long)t->nsub, 3, "kunit.py view: three suites");
+	is_int((long long)t->sub[1].nsub, 4, "kunit.py view: example's four cases");
+	is_int((long long)t->sub[1].sub[2].nsub, 3, "kunit.py view: the parameters, nested");
+	is_int(t->sub[2].status, KUNIT_SKIPPED, "kunit.py view: the skipped suite");
+	is_str(t->sub[2].skip_reason, "no hardware", "kunit.py view: its reason");
+	has_str(json, "{\n    \"name\": \"KUnit Test Group\",\n    \"sub_groups\": [\n        {\n",
+		"json: json.dumps(indent=4)'s layout");
+	has_str(json,
+		"\"name\": \"example_params_test\",\n                    \"sub_groups\": [],\n",
+		"json: a case with parameters is a sub-group");
+	has_str(json, "\"name\": \"example_sleep_test\",\n                    \"status\": \"FAIL\"",
+		"json: a failed case");
+	has_str(json, "\"name\": \"example_skip_test\",\n                    \"status\": \"SKIP\"",
+		"json: a skipped case");
+	has_str(json,
+		"    \"misc\": {\n        \"tests\": 8,\n        \"passed\": 4,\n        "
+		"\"failed\": 1,\n        \"crashed\": 0,\n        \"skipped\": 3,\n        "
+		"\"errors\": 0\n    },\n    \"arch\": \"um\",\n    \"defconfig\": "
+		"\"kunit_defconfig\",\n    \"build_environment\": \"/k\",\n    \"lab_name\": "
+		"null,\n    \"kernel\": null,\n    \"job\": null,\n    \"git_branch\": "
+		"\"kselftest\"\n}",
+		"json: the run's counts and KernelCI's fields, last");
+	kunit_tree_free(t);
+	strv_free(lines);
+}
+
+/* A console cut in the middle of a suite: what kunit.py parse counts. */
+static void test_kunitpy_crash(void)
+{
+	static const char cut[] =
+	    "[  0.1] KTAP version 1\n[  0.1] 1..2\n[  0.1]     KTAP version 1\n"
+	    "[  0.1]     # Subtest: a\n[  0.1]     1..2\n[  0.1]     ok 1 x\n";
+	size_t n;
+	char **lines = kunit_tap_lines(cut, strlen(cut), &n);
+	struct kunit_test *t = kunit_tree_parse(lines, n);
+	_cleanup_free_ char *counts = kunit_counts_text(&t->counts);
+	_cleanup_free_ char *json = kunit_tree_json(t, "", "", "");
+
+	is_str(counts, "Ran 3 tests: passed: 1, crashed: 2, errors: 3",
+	       "crash: the missing case and suite crashed, three errors (as kunit.py)");
+	is_int(t->sub[0].status, KUNIT_CRASHED, "crash: the suite crashed");
+	has_str(json, "\"name\": \"\",\n                    \"status\": \"ERROR\"",
+		"crash: the missing case, nameless, ERROR in the JSON");
+	kunit_tree_free(t);
+	strv_free(lines);
+	lines = kunit_tap_lines("no KUnit here\n", 14, &n);
+	t = kunit_tree_parse(lines, n);
+	ok(n == 0 && t->status == KUNIT_PARSE_FAILED && t->counts.errors == 1,
+	   "no KTAP: a parse failure with one error, as kunit.py's <missing>");
+	kunit_tree_free(t);
+	strv_free(lines);
+}
+
+/* What the JSON escapes, as Python's json.dumps (ensure_ascii). */
+static void test_json_escapes(void)
+{
+	static const char text[] = "KTAP version 1\n1..1\nok 1 a\"b\\c\t\xc3\xa9\xf0\x9f\x98\x80\n";
+	size_t n;
+	char **lines = kunit_tap_lines(text, strlen(text), &n);
+	struct kunit_test *t = kunit_tree_parse(lines, n);
+	_cleanup_free_ char *json = kunit_tree_json(t, "", "", "");
+
+	has_str(json, "\"name\": \"a\\\"b\\\\c\\t\\u00e9\\ud83d\\ude00\"",
+		"json: quotes, backslashes, a tab, and non-ASCII as \\u escapes");
+	kunit_tree_free(t);
+	strv_free(lines);
+}
+
+/* --failed, --list_suites, --run_isolated=test, --list_tests_attr. */
+static void test_kunitpy_options(void)
+{
+	struct kunit_log k;
+	struct guest_outcome o = powered_off();
+	struct test_list tests;
+	struct record *rec;
+	size_t n;
+	_cleanup_free_ char *failed = NULL;
+	char **suites;
+
+	kunit_log_init(&k);
+	feed_text(&k, console_61, 100.0);
+	kunit_records(&k, &o, &tests, &rec, &n);
+	failed = kunit_run_ktap(&k, rec, n, KUNIT_LINES_FAILED);
+	has_str(failed, "    not ok 4 example_sleep_test\n", "--failed: the failed suite's lines");
+	lacks_str(failed, "time64_to_tm_test_date_range", "--failed: not a passed suite's");
+	has_str(failed, "ok 1 kunit/time_test_cases\n", "--failed: every result line still");
+	kunit_records_free(&tests, rec, n);
+	kunit_suite_rename(&k.suites[0], "time_test_cases.time64_to_tm_test_date_range");
+	has_str(k.suites[0].text.buf,
+		"# Subtest: kunit/time_test_cases.time64_to_tm_test_date_range\n",
+		"--run_isolated=test: the suite renamed SUITE.CASE, its Subtest line too");
+	kunit_log_free(&k);
+	suites = kunit_list_suites("a.x\na.y\nb.z\na.w\n");
+	ok(suites[0] && !strcmp(suites[0], "a") && suites[1] && !strcmp(suites[1], "b") &&
+	       suites[2] && !strcmp(suites[2], "a") && !suites[3],
+	   "--list_suites: consecutive duplicates once, as kunit.py's _suites_from_test_list");
+	strv_free(suites);
+	kunit_log_init(&k);
+	feed_text(&k,
+		  "[    0.3] KTAP version 1\n[    0.3] example\n[    0.3] # module: "
+		  "kunit_example_test\n[    0.3] example.example_slow_test\n[    0.3] # "
+		  "example_slow_test.speed: slow\n[    0.3] cfg80211: failed to load x\n[    "
+		  "0.4] reboot: Power down\n",
+		  1.0);
+	is_str(k.listed.buf,
+	       "example\n# module: kunit_example_test\nexample.example_slow_test\n# "
+	       "example_slow_test.speed: slow\n",
+	       "--list_tests_attr: suites, tests and attributes, not the kernel's other lines");
+	kunit_log_free(&k);
+}
+
 int main(void)
 {
-	plan(76);
+	plan(76 + 15 + 4 + 1 + 6);
 	test_strip_time();
 	test_parse();
 	test_records();
@@ -319,5 +453,9 @@ int main(void)
 	test_empty_and_list();
 	test_glob_valid();
 	test_resolve();
+	test_kunitpy_view();
+	test_kunitpy_crash();
+	test_json_escapes();
+	test_kunitpy_options();
 	return done_testing();
 }

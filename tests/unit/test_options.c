@@ -2,6 +2,7 @@
 /* test_options.c - the command line: commands, options, their checks. */
 #define _GNU_SOURCE
 #include "options.h"
+#include "kunit.h"
 #include "sched.h"
 #include "suite.h"
 
@@ -672,9 +673,138 @@ static void test_cpu_cost(void)
 	}
 }
 
+/* umlrun kunit takes kunit.py's run options under their names (docs/kunit.md). */
+static void test_kunit_options(void)
+{
+	char *argv[] = { "umlrun",
+			 "kunit",
+			 "--filter=speed>slow, module=example",
+			 "--filter_action=skip",
+			 "--kernel_args=kunit.stats_enabled=2 quiet",
+			 "--kernel_args=loglevel=8",
+			 "--kconfig_add=CONFIG_KASAN=y",
+			 "--kconfig_add=# CONFIG_KUNIT_DEBUGFS is not set",
+			 "--run_isolated=suite",
+			 "--raw_output",
+			 "--jobs=3",
+			 "--timeout=40",
+			 "--arch=um",
+			 "time*",
+			 NULL };
+	char *json[] = { "umlrun", "kunit", "--json", "--failed", "--list_tests", NULL };
+	char *json_file[] = { "umlrun", "kunit", "--json=out.json", "--summary", NULL };
+	struct opts o;
+	struct uerr e;
+
+	is_int(parse(argv, &o, &e), 0, "kunit: kunit.py's options parse");
+	is_int((long long)o.nfilters, 1, "kunit: --filter kept");
+	is_str(o.filter_action, "skip", "kunit: --filter_action");
+	is_int((long long)o.nkernel_args, 2, "kunit: --kernel_args repeatable");
+	is_int((long long)o.nkconfig_adds, 2, "kunit: --kconfig_add repeatable");
+	is_str(o.run_isolated, "suite", "kunit: --run_isolated");
+	/* kunit.py: a bare --raw_output is --raw_output=kunit. */
+	is_str(o.raw_output, "kunit", "kunit: bare --raw_output means kunit");
+	is_int(o.jobs, 3, "kunit: --jobs (--make-jobs)");
+	is_int(o.timeout, 40, "kunit: --timeout (--wall-timeout)");
+	is_str(o.args[0], "time*", "kunit: the GLOB after the options");
+	opts_free(&o);
+	is_int(parse(json, &o, &e), 0, "kunit: --json --failed --list_tests parse");
+	ok(o.json && !o.json_file && o.failed && o.list,
+	   "kunit: --json to stdout, --list_tests is --list");
+	opts_free(&o);
+	/* kunit.py massages --json FILE to --json=FILE only with '=': so here. */
+	is_int(parse(json_file, &o, &e), 0, "kunit: --json=FILE parses");
+	ok(o.json && o.json_file && !strcmp(o.json_file, "out.json") && o.summary,
+	   "kunit: --json=FILE and --summary");
+	opts_free(&o);
+	{
+		char *a[] = { "umlrun", "kunit", "--filter=speed>slow", "--filter=module=x", NULL };
+		_cleanup_free_ char *f = NULL;
+
+		is_int(parse(a, &o, &e), 0, "kunit: two --filter parse");
+		f = kunit_filter_param(o.filters, o.nfilters);
+		is_str(f, "speed>slow,module=x",
+		       "kunit: filters joined as the kernel's kunit.filter=");
+		opts_free(&o);
+	}
+	{
+		char *a[] = { "umlrun", "kunit", "--filter=speed>slow, module=example", NULL };
+		_cleanup_free_ char *f = NULL;
+
+		is_int(parse(a, &o, &e), 0, "kunit: a filter list parses");
+		f = kunit_filter_param(o.filters, o.nfilters);
+		is_str(f, "speed>slow,module=example",
+		       "kunit: blanks after a comma dropped (the kernel skips them)");
+		opts_free(&o);
+	}
+	/* Each refused with exit 2 and the reason. */
+	{
+		static const struct {
+			const char *arg, *want;
+		} bad[] = {
+			{ "--filter=speed slow", "ATTR OP VALUE" },
+			{ "--filter=speed=>slow", "ATTR OP VALUE" },
+			{ "--filter=speed>slow;reboot", "ATTR OP VALUE" },
+			{ "--filter=speed>", "ATTR OP VALUE" },
+			{ "--filter_action=run", "the one action is skip" },
+			{ "--run_isolated=file", "use suite or test" },
+			{ "--raw_output=some", "use all" },
+			{ "--kernel_args=a=\"b c\"", "without quotes" },
+			{ "--kernel_args= ", "kernel parameters" },
+			{ "--kconfig_add=KASAN=y", "CONFIG_NAME=VALUE" },
+			{ "--kconfig_add=CONFIG_KASAN", "CONFIG_NAME=VALUE" },
+			{ "--arch=x86_64", "User-Mode Linux only" },
+			{ "--build_dir=.kunit", "builds in its cache" },
+			{ "--make_options=CC=clang", "use --config=FRAGMENT" },
+			{ "--alltests", "all_tests.config" },
+			{ "--qemu_args=-smp 8", "not QEMU" },
+			{ "--cross_compile=aarch64-", "for this host" },
+			{ "--junit", "RUN/junit.xml" },
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			char *a[] = { "umlrun", "kunit", (char *)bad[i].arg, NULL };
+
+			usage_error(a, bad[i].want, NULL, bad[i].arg);
+		}
+	}
+	/* Combinations that mean nothing, refused. */
+	{
+		static const struct {
+			const char *a1, *a2, *want;
+		} bad[] = {
+			{ "--list", "--list_suites", "give one" },
+			{ "--list_tests_attr", "--run_isolated=test", "a list runs nothing" },
+			{ "--build-only", "--no-build", "give one" },
+			{ "--build-only", "--json", "boots nothing" },
+			{ "--raw_output=all", "--json", "unparsed" },
+			{ "--summary", "--failed", "give one" },
+			{ "--jobs=2", "--make-jobs=2", "--make-jobs" },
+			{ "--timeout=9", "--wall-timeout=9", "--wall-timeout" },
+			{ "--filter_action=skip", "-q", "give --filter too" },
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			char *a[] = { "umlrun", "kunit", (char *)bad[i].a1, (char *)bad[i].a2,
+				      NULL };
+			_cleanup_free_ char *name = xasprintf("%s %s", bad[i].a1, bad[i].a2);
+
+			usage_error(a, bad[i].want, NULL, name);
+		}
+	}
+	/* kunit.py's names are kunit's: run keeps its own meaning. */
+	{
+		char *a[] = { "umlrun", "run", "--kconfig_add=CONFIG_X=y", NULL };
+		char *b[] = { "umlrun", "compare", "--json=x", NULL };
+
+		usage_error(a, "does not apply", NULL, "run --kconfig_add: not run's");
+		usage_error(b, "takes no value", NULL, "compare --json=x: no FILE");
+	}
+}
+
 int main(void)
 {
-	plan(169 + 26 + 4 + 18 + 21 + 25 + 3);
+	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 18 + 2 * 9 + 2 * 2);
 	{
 		/* The help's defaults are suite.h's (one home for the limits). */
 		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
@@ -701,5 +831,6 @@ int main(void)
 	test_help();
 	test_scale_options();
 	test_cpu_cost();
+	test_kunit_options();
 	return done_testing();
 }
