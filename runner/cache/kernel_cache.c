@@ -738,8 +738,15 @@ static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struc
 			  : profile ? "profile:"
 				    : "",
 			  strrchr(p->frags[i], '/') + 1, hex);
-		sb_printf(&bkey, "fragment: %s\n",
-			  user ? p->frags[i] : strrchr(p->frags[i], '/') + 1);
+		/*
+		 * kunit --kconfig_add's lines (the cache's kunit-add/HASH/) are an
+		 * increment on the kunitconfig's configuration, as kunit.py builds
+		 * them: its build folder, not a fresh one for every addition.
+		 */
+		if (!(user && strstr(p->frags[i], "/kunit-add/") &&
+		      ends_with(p->frags[i], "/kconfig_add.config")))
+			sb_printf(&bkey, "fragment: %s\n",
+				  user ? p->frags[i] : strrchr(p->frags[i], '/') + 1);
 		if (kreq_add_fragment(&p->req, p->frags[i], user, e) < 0)
 			goto fail;
 	}
