@@ -17,12 +17,7 @@ roam_ap () {
 }
 
 roam_sta () {
-	wl_sta "$1" <<-\EOF
-	network={
-		ssid="umlrun-roam"
-		psk="same everywhere"
-	}
-	EOF
+	wl_net_sta "$1" psk umlrun-roam "same everywhere"
 }
 
 test_expect_success 'a scan finds three APs on channels 1, 6 and 11' '

@@ -18,12 +18,7 @@ test_expect_success 'the station reconnects after the AP restarts' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
 	restart_ap "first boot" &&
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-restart"
-		psk="first boot"
-	}
-	EOF
+	wl_net_sta sta0 psk umlrun-restart "first boot" &&
 	wl_connected sta0 &&
 	wl_ip ap0 10.0.0.1/24 &&
 	wl_ip sta0 10.0.0.2/24 &&
@@ -44,12 +39,7 @@ test_expect_success 'an AP back with a new passphrase rejects the old one' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
 	restart_ap "first boot" &&
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-restart"
-		psk="first boot"
-	}
-	EOF
+	wl_net_sta sta0 psk umlrun-restart "first boot" &&
 	wl_connected sta0 &&
 	wl_wait sta0 -t 10 -x "$(wl_kill_cmd ap0)" CTRL-EVENT-DISCONNECTED >/dev/null &&
 	wl_stop ap0 &&

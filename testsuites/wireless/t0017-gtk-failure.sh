@@ -8,12 +8,7 @@ gk_net () {
 	printf '%s\n' ssid=umlrun-gk wpa=2 wpa_key_mgmt=WPA-PSK rsn_pairwise=CCMP \
 		"wpa_passphrase=keys for everyone" disassoc_low_ack=0 "$@" >ap.conf &&
 	wl_ap ap0 ap.conf &&
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-gk"
-		psk="keys for everyone"
-	}
-	EOF
+	wl_net_sta sta0 psk umlrun-gk "keys for everyone" &&
 	wl_connected sta0
 }
 

@@ -50,13 +50,7 @@ test_expect_success 'bgscan simple: a weak signal makes the station scan every s
 	ll_ap ap0 1 &&
 	# hwsim reports -30 dBm: above -20 is strong, so -30 is weak here and
 	# the short interval (10 s) applies.
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-ll"
-		key_mgmt=NONE
-		bgscan="simple:10:-20:300"
-	}
-	EOF
+	wl_net_sta sta0 open umlrun-ll "bgscan=\"simple:10:-20:300\"" &&
 	wl_connected sta0 &&
 	# Each background scan (all bands, about 11.3 s) is requested 10 s
 	# after the results of the one before.
