@@ -5,13 +5,7 @@ test_description='the station and an AP that restarts'
 
 # restart_ap PASSPHRASE: (re)start the AP of this file on ap0.
 restart_ap () {
-	wl_ap ap0 <<-EOF
-	ssid=umlrun-restart
-	wpa=2
-	wpa_key_mgmt=WPA-PSK
-	rsn_pairwise=CCMP
-	wpa_passphrase=$1
-	EOF
+	wl_net_ap ap0 psk umlrun-restart "$1"
 }
 
 test_expect_success 'the station reconnects after the AP restarts' '
