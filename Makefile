@@ -86,7 +86,7 @@ $(B)/guest-cc: FORCE
 # init stays on glibc: it runs once a guest, and moving it to musl moved
 # the boot's simulated timeline enough that timers/t0008-race.sh's five
 # runs in one guest no longer interleaved alike (docs/timers.md).
-$(B)/guest/init: rootfs/init.c | $(B)/guest
+$(B)/guest/init: rootfs/init.c rootfs/die.h | $(B)/guest
 	$(call say,CC,$@)
 	$(Q)$(CC) $(GUEST_CFLAGS) -o $@ $<
 
@@ -94,7 +94,7 @@ $(B)/guest/init: rootfs/init.c | $(B)/guest
 # statically: rootfs/static-nss.c stands in for exactly those (see there).
 NSS_WRAP := -Wl,--wrap=getprotobyname,--wrap=getprotobynumber,--wrap=getaddrinfo
 
-$(B)/guest/hwsimctl: rootfs/helpers/hwsimctl.c rootfs/static-nss.c rootfs/netns-exec.c rootfs/netns-exec.h | $(B)/guest
+$(B)/guest/hwsimctl: rootfs/helpers/hwsimctl.c rootfs/static-nss.c rootfs/netns-exec.c rootfs/netns-exec.h rootfs/die.h | $(B)/guest
 	$(call say,CC,$@)
 	$(Q)$(CC) $(GUEST_CFLAGS) $(NL_CFLAGS) -o $@ $(filter %.c,$^) $(NL_LIBS) $(NSS_WRAP)
 
@@ -102,13 +102,13 @@ $(B)/guest/nsexec: rootfs/helpers/nsexec.c rootfs/netns-exec.c rootfs/netns-exec
 	$(call say,CC,$@)
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(B)/guest/wpactl: rootfs/helpers/wpactl.c $(B)/guest-cc | $(B)/guest
+$(B)/guest/wpactl: rootfs/helpers/wpactl.c rootfs/die.h $(B)/guest-cc | $(B)/guest
 	$(call say,CC,$@)
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $<
 
 # timerprobe stays on glibc: it is the timers suite's stand-in for the
 # programs under test, and calls glibc's newer timer APIs (epoll_pwait2).
-$(B)/guest/%: rootfs/helpers/%.c | $(B)/guest
+$(B)/guest/%: rootfs/helpers/%.c rootfs/die.h | $(B)/guest
 	$(call say,CC,$@)
 	$(Q)$(CC) $(GUEST_CFLAGS) -o $@ $< -lrt
 
@@ -137,11 +137,11 @@ header-check: | $(B)/obj
 	done; echo "ok headers are self-contained"
 
 format-check:
-	@clang-format --dry-run --Werror $(RUNNER_SRCS) runner/cli/umlrun.c $(RUNNER_HDRS) rootfs/*.c rootfs/helpers/*.c \
+	@clang-format --dry-run --Werror $(RUNNER_SRCS) runner/cli/umlrun.c $(RUNNER_HDRS) rootfs/*.c rootfs/*.h rootfs/helpers/*.c \
 		tests/unit/*.c tests/unit/*.h && echo "ok formatting"
 
 format:
-	clang-format -i $(RUNNER_SRCS) runner/cli/umlrun.c $(RUNNER_HDRS) rootfs/*.c rootfs/helpers/*.c tests/unit/*.c tests/unit/*.h
+	clang-format -i $(RUNNER_SRCS) runner/cli/umlrun.c $(RUNNER_HDRS) rootfs/*.c rootfs/*.h rootfs/helpers/*.c tests/unit/*.c tests/unit/*.h
 
 integration-check: all
 	sh tests/integration/run.sh
@@ -232,15 +232,15 @@ $(filter-out $(FUZZ_GUEST),$(FUZZ_BINS)): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c 
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(JSON_CFLAGS) $(RUNNER_INC) -o $@ $< \
 		$(FUZZ_OBJS) $(LIBS)
 
-$(B)/fuzz/fuzz_init: rootfs/init.c
-$(B)/fuzz/fuzz_wpactl: rootfs/helpers/wpactl.c
+$(B)/fuzz/fuzz_init: rootfs/init.c rootfs/die.h
+$(B)/fuzz/fuzz_wpactl: rootfs/helpers/wpactl.c rootfs/die.h
 $(FUZZ_GUEST): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h | $(B)/fuzz/obj
 	$(call say,FUZZLD,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $<
 
 # The unit tests of the guest programs' parsers include their .c file too.
-$(B)/tests/test_init: rootfs/init.c
-$(B)/tests/test_wpactl: rootfs/helpers/wpactl.c
+$(B)/tests/test_init: rootfs/init.c rootfs/die.h
+$(B)/tests/test_wpactl: rootfs/helpers/wpactl.c rootfs/die.h
 
 $(B)/fuzz/obj:
 	mkdir -p $@

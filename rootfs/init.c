@@ -47,6 +47,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define DIE_PROG "init"
+#include "die.h"
+
 #define MAX_ARGS   256
 #define MAX_MOUNTS 16
 
@@ -486,7 +489,7 @@ static void exec_job(void)
 			snprintf(dir, sizeof(dir), "/suite/%.*s",
 				 slash ? (int)(slash - param.test) : 0, param.test);
 			if (chdir(dir) < 0) {
-				dprintf(2, "init: cannot enter %s: %s\n", dir, strerror(errno));
+				warn_sys("cannot enter %s", dir);
 				_exit(127);
 			}
 			{
@@ -494,8 +497,7 @@ static void exec_job(void)
 
 				execl(param.sh, name ? name + 1 : param.sh,
 				      slash ? slash + 1 : param.test, (char *)NULL);
-				dprintf(2, "init: cannot run the test file with %s: %s\n", param.sh,
-					strerror(errno));
+				warn_sys("cannot run the test file with %s", param.sh);
 				_exit(127);
 			}
 		} else {
@@ -506,7 +508,7 @@ static void exec_job(void)
 			_exit(errno == ENOENT ? 127 : 126);
 		}
 	}
-	dprintf(2, "init: cannot run the job: %s\n", strerror(errno));
+	warn_sys("cannot run the job");
 	_exit(127);
 }
 
@@ -688,11 +690,11 @@ static int save_trace(void)
 	off = open(TRACEFS "/tracing_on", O_WRONLY | O_CLOEXEC);
 	if (off >= 0) {
 		if (write(off, "0", 1) < 0)
-			dprintf(2, "init: cannot stop tracing: %s\n", strerror(errno));
+			warn_sys("cannot stop tracing");
 		close(off);
 	}
 	if (copy_file(TRACEFS "/trace", "/results/trace.txt") < 0)
-		dprintf(2, "init: cannot save the trace: %s\n", strerror(errno));
+		warn_sys("cannot save the trace");
 	return 0;
 }
 

@@ -97,6 +97,8 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
+#define DIE_PROG "hwsimctl"
+#include "../die.h"
 #include "../netns-exec.h"
 
 #ifndef SOL_NETLINK
@@ -133,46 +135,6 @@ enum {
 /* Created once this boot's regulatory.db was loaded (reload_regdb_once). */
 #define REGDB_LOADED "/run/hwsimctl.regdb"
 
-static const char *prog = "hwsimctl";
-
-__attribute__((noreturn, format(printf, 1, 2))) static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-/* stdout first: with 2>&1 the lines come out in the order they happened. */
-__attribute__((format(printf, 1, 2))) static void warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-__attribute__((noreturn, format(printf, 1, 2))) static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help'.\n", prog);
-	exit(2);
-}
-
 static void usage(void)
 {
 	printf("usage: %s COMMAND [ARGS]\n"
@@ -203,7 +165,7 @@ static void usage(void)
 	       "                         regulatory domain back to " WORLD_ALPHA2 ".  One line\n"
 	       "                         per thing done; none on a clean slate\n"
 	       "  --help                 this text\n",
-	       prog);
+	       DIE_PROG);
 }
 
 /* A connected generic netlink socket and the family it talks to. */
@@ -641,17 +603,17 @@ static int netns_dir(void)
 	bool bound = false;
 
 	if (mkdir(NETNS_DIR, 0755) < 0 && errno != EEXIST) {
-		warn("cannot create %s: %s", NETNS_DIR, strerror(errno));
+		warn_sys("cannot create %s", NETNS_DIR);
 		return -1;
 	}
 	while (mount("", NETNS_DIR, "none", MS_SHARED | MS_REC, NULL) < 0) {
 		/* EINVAL: not a mount point yet; bind it onto itself. */
 		if (errno != EINVAL || bound) {
-			warn("cannot make %s a shared mount: %s", NETNS_DIR, strerror(errno));
+			warn_sys("cannot make %s a shared mount", NETNS_DIR);
 			return -1;
 		}
 		if (mount(NETNS_DIR, NETNS_DIR, "none", MS_BIND | MS_REC, NULL) < 0) {
-			warn("cannot bind %s onto itself: %s", NETNS_DIR, strerror(errno));
+			warn_sys("cannot bind %s onto itself", NETNS_DIR);
 			return -1;
 		}
 		bound = true;
@@ -664,7 +626,7 @@ static int netns_dir(void)
 static void netns_return(int orig)
 {
 	if (setns(orig, CLONE_NEWNET) < 0)
-		die("cannot return to the original network namespace: %s", strerror(errno));
+		die_sys("cannot return to the original network namespace");
 }
 
 /*
@@ -685,17 +647,17 @@ static int netns_add(const char *name, int orig)
 		if (errno == EEXIST)
 			warn("namespace %s exists already (%s)", name, path);
 		else
-			warn("cannot create %s: %s", path, strerror(errno));
+			warn_sys("cannot create %s", path);
 		return -1;
 	}
 	close(fd);
 	if (unshare(CLONE_NEWNET) < 0) {
-		warn("cannot create a network namespace: %s", strerror(errno));
+		warn_sys("cannot create a network namespace");
 		unlink(path);
 		return -1;
 	}
 	if (mount("/proc/self/ns/net", path, "none", MS_BIND, NULL) < 0) {
-		warn("cannot bind the new namespace onto %s: %s", path, strerror(errno));
+		warn_sys("cannot bind the new namespace onto %s", path);
 		netns_return(orig);
 		unlink(path);
 		return -1;
@@ -712,11 +674,11 @@ static int netns_del(const char *name)
 	netns_path(path, sizeof(path), name);
 	/* EINVAL: nothing mounted there (a leftover file): just remove it. */
 	if (umount2(path, MNT_DETACH) < 0 && errno != EINVAL) {
-		warn("cannot unmount %s: %s", path, strerror(errno));
+		warn_sys("cannot unmount %s", path);
 		return -1;
 	}
 	if (unlink(path) < 0) {
-		warn("cannot remove %s: %s", path, strerror(errno));
+		warn_sys("cannot remove %s", path);
 		return -1;
 	}
 	return 0;
@@ -729,7 +691,7 @@ static int genl_open_in(struct genl *g, const char *name, int family, int nsfd, 
 	int r;
 
 	if (setns(nsfd, CLONE_NEWNET) < 0) {
-		warn("cannot enter namespace %s: %s", ns, strerror(errno));
+		warn_sys("cannot enter namespace %s", ns);
 		return -1;
 	}
 	r = genl_open(g, name, family);
@@ -746,12 +708,12 @@ static int link_up(const char *ifname)
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) < 0) {
-		warn("cannot read the flags of %s: %s", ifname, strerror(errno));
+		warn_sys("cannot read the flags of %s", ifname);
 		return -1;
 	}
 	ifr.ifr_flags |= IFF_UP;
 	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0) {
-		warn("cannot bring %s up: %s", ifname, strerror(errno));
+		warn_sys("cannot bring %s up", ifname);
 		return -1;
 	}
 	return 0;
@@ -776,12 +738,12 @@ static int phy_index(const char *name)
 	snprintf(path, sizeof(path), "/sys/class/ieee80211/%s/index", name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		warn("cannot open %s: %s", path, strerror(errno));
+		warn_sys("cannot open %s", path);
 		return -1;
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
 	if (n < 0) {
-		warn("cannot read %s: %s", path, strerror(errno));
+		warn_sys("cannot read %s", path);
 		return -1;
 	}
 	buf[n] = '\0';
@@ -884,7 +846,7 @@ static int new_in_netns(const struct genl *h, struct nl_msg *msg, const char *na
 
 	orig = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (orig < 0) {
-		warn("cannot open /proc/self/ns/net: %s", strerror(errno));
+		warn_sys("cannot open /proc/self/ns/net");
 		return 1;
 	}
 	if (netns_add(name, orig) < 0)
@@ -892,12 +854,12 @@ static int new_in_netns(const struct genl *h, struct nl_msg *msg, const char *na
 	netns_path(path, sizeof(path), name);
 	nsfd = open(path, O_RDONLY | O_CLOEXEC);
 	if (nsfd < 0) {
-		warn("cannot open %s: %s", path, strerror(errno));
+		warn_sys("cannot open %s", path);
 		goto undo;
 	}
 	/* Inside: lo, and the socket that will add the interface there. */
 	if (setns(nsfd, CLONE_NEWNET) < 0) {
-		warn("cannot enter namespace %s: %s", name, strerror(errno));
+		warn_sys("cannot enter namespace %s", name);
 		goto undo;
 	}
 	ok = !link_up("lo") && !genl_open(&there, NL80211_GENL_NAME, -1);
@@ -1120,7 +1082,7 @@ static int kill_round(const struct stat *ns, const char *name, struct victims *v
 	int killed = 0;
 
 	if (!proc) {
-		warn("cannot read /proc: %s", strerror(errno));
+		warn_sys("cannot read /proc");
 		return -1;
 	}
 	while ((de = readdir(proc))) {
@@ -1151,8 +1113,7 @@ static int kill_round(const struct stat *ns, const char *name, struct victims *v
 		v->pidfd = fd;
 		read_comm(v->pid, v->comm, sizeof(v->comm));
 		if (pidfd_send_signal(fd, SIGKILL, NULL, 0) < 0) {
-			warn("cannot kill pid %d (%s) in namespace %s: %s", v->pid, v->comm, name,
-			     strerror(errno));
+			warn_sys("cannot kill pid %d (%s) in namespace %s", v->pid, v->comm, name);
 			close(fd);
 			*status = -1;
 			continue;
@@ -1242,7 +1203,7 @@ static int sweep_netns(const struct genl *h, int orig, const struct stat *self, 
 	netns_path(path, sizeof(path), name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &ns) < 0) {
-		warn("cannot open %s: %s", path, strerror(errno));
+		warn_sys("cannot open %s", path);
 		return -1;
 	}
 	/* (`ip netns attach NAME 1` names the initial namespace: its
@@ -1262,7 +1223,7 @@ static int sweep_netns(const struct genl *h, int orig, const struct stat *self, 
 			return -1;
 	} else if (errno != EINVAL) {
 		/* (EINVAL: a leftover file with no namespace on it.) */
-		warn("cannot enter namespace %s: %s", name, strerror(errno));
+		warn_sys("cannot enter namespace %s", name);
 		return -1;
 	}
 	if (netns_del(name) < 0)
@@ -1358,7 +1319,7 @@ static int cmd_sweep(const struct genl *h, int argc, char **argv)
 		usage_error("sweep takes no arguments");
 	orig = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (orig < 0 || fstat(orig, &self) < 0) {
-		warn("cannot open /proc/self/ns/net: %s", strerror(errno));
+		warn_sys("cannot open /proc/self/ns/net");
 		return 1;
 	}
 	/* From inside a namespace, "every other radio" would be the wrong
@@ -1371,7 +1332,7 @@ static int cmd_sweep(const struct genl *h, int argc, char **argv)
 	}
 	dir = opendir(NETNS_DIR);
 	if (!dir && errno != ENOENT) {
-		warn("cannot read %s: %s", NETNS_DIR, strerror(errno));
+		warn_sys("cannot read %s", NETNS_DIR);
 		status = 1;
 	}
 	while (dir && (de = readdir(dir))) {
@@ -1426,20 +1387,22 @@ static int cmd_inject(const struct genl *h, int argc, char **argv)
 	}
 	ll.sll_ifindex = (int)if_nametoindex(argv[0]);
 	if (!ll.sll_ifindex) {
-		fprintf(stderr, "%s: inject: no interface '%s'\n", prog, argv[0]);
+		warn("inject: no interface '%s'", argv[0]);
 		return 1;
 	}
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ALL));
 	if (fd < 0 || bind(fd, (struct sockaddr *)&ll, sizeof(ll)) < 0) {
-		fprintf(stderr, "%s: inject: cannot open %s: %s\n", prog, argv[0], strerror(errno));
+		warn_sys("inject: cannot open %s", argv[0]);
 		if (fd >= 0)
 			close(fd);
 		return 1;
 	}
 	n = send(fd, frame, len, 0);
 	if (n != (ssize_t)len) {
-		fprintf(stderr, "%s: inject: cannot send on %s: %s\n", prog, argv[0],
-			n < 0 ? strerror(errno) : "short write");
+		if (n < 0)
+			warn_sys("inject: cannot send on %s", argv[0]);
+		else
+			warn("inject: cannot send on %s: short write", argv[0]);
 		close(fd);
 		return 1;
 	}
@@ -1478,10 +1441,10 @@ int main(int argc, char **argv)
 	}
 	/* A process in a namespace, a frame on a monitor interface: no netlink. */
 	if (!strcmp(argv[1], "exec")) {
-		int rc = netns_exec(prog, argc - 2, argv + 2);
+		int rc = netns_exec(DIE_PROG, argc - 2, argv + 2);
 
 		if (rc == 2)
-			fprintf(stderr, "Try '%s --help'.\n", prog);
+			fprintf(stderr, "Try '%s --help'.\n", DIE_PROG);
 		return rc;
 	}
 	cmd = find_command(argv[1]);

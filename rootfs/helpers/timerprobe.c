@@ -93,79 +93,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#define DIE_PROG "timerprobe"
+#include "../die.h"
+
 #define NSEC_PER_SEC  ((int64_t)1000000000)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define PRINTF(a, b)  __attribute__((format(printf, a, b)))
-#define NORETURN      __attribute__((noreturn))
-
-static const char *prog = "timerprobe";
-
-/* ---- errors ------------------------------------------------------------ */
-
-static void vmsg(int errnum, const char *fmt, va_list ap)
-{
-	fflush(stdout);
-	fprintf(stderr, "%s: ", prog);
-	vfprintf(stderr, fmt, ap);
-	if (errnum)
-		fprintf(stderr, ": %s", strerror(errnum));
-	fputc('\n', stderr);
-}
-
-NORETURN PRINTF(1, 2) static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(0, fmt, ap);
-	va_end(ap);
-	exit(1);
-}
-
-/* Appends strerror(errno); errno is saved before anything is printed. */
-NORETURN PRINTF(1, 2) static void die_sys(const char *fmt, ...)
-{
-	int saved = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(saved, fmt, ap);
-	va_end(ap);
-	exit(1);
-}
-
-/* Same, for the APIs that return the error number instead of setting errno. */
-NORETURN PRINTF(2, 3) static void die_err(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(err, fmt, ap);
-	va_end(ap);
-	exit(1);
-}
-
-PRINTF(1, 2) static void warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmsg(0, fmt, ap);
-	va_end(ap);
-}
-
-/* Bad usage: one line on stderr, exit 2. */
-NORETURN PRINTF(1, 2) static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", prog);
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, " (try '%s --help')\n", prog);
-	va_end(ap);
-	exit(2);
-}
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -1589,7 +1521,7 @@ static void usage(void)
 {
 	size_t i;
 
-	printf("usage: %s [--slack=DUR] COMMAND [ARGS...]\n\n", prog);
+	printf("usage: %s [--slack=DUR] COMMAND [ARGS...]\n\n", DIE_PROG);
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		printf("  %s%*s%s\n", commands[i].name,
 		       *commands[i].args ? 18 - (int)strlen(commands[i].name) : 0, "",
@@ -1607,7 +1539,7 @@ static const struct command *find_command(const char *name, int nargs)
 		if (strcmp(commands[i].name, name))
 			continue;
 		if (nargs < commands[i].min_args || nargs > commands[i].max_args)
-			usage_error("usage: %s %s %s", prog, name, commands[i].args);
+			usage_error("usage: %s %s %s", DIE_PROG, name, commands[i].args);
 		return &commands[i];
 	}
 	usage_error("unknown command '%s'", name);

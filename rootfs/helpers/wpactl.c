@@ -87,7 +87,12 @@
 #define MSG_MAX		   16384
 #define HISTORY		   12 /* events kept for the timeout report */
 
-static const char *prog = "wpactl";
+/* die.h: die() and die_sys() end as a failure of ours (3), through finish(). */
+#define DIE_PROG   "wpactl"
+#define DIE_STATUS EXIT_INFRA
+#define DIE_EXIT   finish
+__attribute__((noreturn)) static void finish(int status);
+#include "../die.h"
 
 /*
  * Everything we hold, global so every exit path (atexit, signals) can
@@ -134,19 +139,19 @@ static void record_write(void)
 
 	if (!record.f)
 		return;
+	die_copy = NULL;
 	fclose(record.f);
 	record.f = NULL;
 	out = fopen(record.path, "a");
 	if (!out) {
-		fprintf(stderr, "%s: cannot append to %s: %s\n", prog, record.path,
-			strerror(errno));
+		warn_sys("cannot append to %s", record.path);
 		return;
 	}
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	fprintf(out, "# %s (status %d at %lld.%02ld s)\n%.*s", record.what, record.status,
 		(long long)ts.tv_sec, ts.tv_nsec / 10000000, (int)record.len, record.text);
 	if (fclose(out))
-		fprintf(stderr, "%s: cannot write %s: %s\n", prog, record.path, strerror(errno));
+		warn_sys("cannot write %s", record.path);
 	free(record.text);
 	record.text = NULL;
 }
@@ -180,58 +185,6 @@ static void ctrl_close(void)
 	close_fd(&ctrl.pidfd);
 }
 
-static void vmessage(const char *fmt, va_list ap, int errnum)
-{
-	va_list copy;
-
-	va_copy(copy, ap);
-	fprintf(stderr, "%s: ", prog);
-	vfprintf(stderr, fmt, ap);
-	if (errnum)
-		fprintf(stderr, ": %s", strerror(errnum));
-	fputc('\n', stderr);
-	if (record.f) {
-		fprintf(record.f, "%s: ", prog);
-		vfprintf(record.f, fmt, copy);
-		if (errnum)
-			fprintf(record.f, ": %s", strerror(errnum));
-		fputc('\n', record.f);
-	}
-	va_end(copy);
-}
-
-__attribute__((noreturn, format(printf, 2, 3))) static void die(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(fmt, ap, 0);
-	va_end(ap);
-	finish(status);
-}
-
-__attribute__((noreturn, format(printf, 1, 2))) static void die_sys(const char *fmt, ...)
-{
-	int saved = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(fmt, ap, saved);
-	va_end(ap);
-	finish(EXIT_INFRA);
-}
-
-__attribute__((noreturn, format(printf, 1, 2))) static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage(fmt, ap, 0);
-	va_end(ap);
-	fprintf(stderr, "Try '%s --help'.\n", prog);
-	finish(EXIT_USAGE);
-}
-
 static void usage(void)
 {
 	printf("usage: %s [OPTIONS] CMD [ARG...]\n"
@@ -257,7 +210,7 @@ static void usage(void)
 	       "\n"
 	       "Exit: 0 ok, 1 FAIL reply or timeout, 2 usage, 3 daemon "
 	       "unreachable or gone, 128+N signal N.\n",
-	       prog, prog, DEFAULT_WAIT_S);
+	       DIE_PROG, DIE_PROG, DEFAULT_WAIT_S);
 }
 
 static long long now_ms(void)
@@ -316,15 +269,14 @@ static int wait_readable(int fd, long long deadline)
 
 			if (read(ctrl.sigfd, &si, sizeof(si)) != sizeof(si))
 				die_sys("read signalfd");
-			fprintf(stderr, "%s: killed by signal %u\n", prog, si.ssi_signo);
-			record_printf("%s: killed by signal %u\n", prog, si.ssi_signo);
+			warn("killed by signal %u", si.ssi_signo);
 			finish(128 + (int)si.ssi_signo);
 		}
 		/* Data already queued wins over the news of the death. */
 		if (pfd[0].revents)
 			return 1;
 		if (pfd[2].revents & POLLIN)
-			die(EXIT_INFRA, "the daemon (pid %d) exited", (int)ctrl.pid);
+			die_status(EXIT_INFRA, "the daemon (pid %d) exited", (int)ctrl.pid);
 	}
 }
 
@@ -347,7 +299,7 @@ static void default_iface(const char *dir, char *out, size_t outlen)
 	}
 	closedir(d);
 	if (n != 1)
-		die(EXIT_INFRA, "%s holds %d control sockets: name one with -i", dir, n);
+		die_status(EXIT_INFRA, "%s holds %d control sockets: name one with -i", dir, n);
 }
 
 static void block_signals(void)
@@ -373,7 +325,7 @@ static void watch_daemon(pid_t pid)
 	ctrl.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (ctrl.pidfd < 0) {
 		if (errno == ESRCH)
-			die(EXIT_INFRA, "the daemon (pid %d) is not running", (int)pid);
+			die_status(EXIT_INFRA, "the daemon (pid %d) is not running", (int)pid);
 		die_sys("pidfd_open %d", (int)pid);
 	}
 }
@@ -454,7 +406,7 @@ static void ctrl_connect(const char *dir, const char *iface, int wait_s)
 
 	if ((size_t)snprintf(remote.sun_path, sizeof(remote.sun_path), "%s/%s", dir, iface) >=
 	    sizeof(remote.sun_path))
-		die(EXIT_USAGE, "socket path %s/%s is too long", dir, iface);
+		die_status(EXIT_USAGE, "socket path %s/%s is too long", dir, iface);
 	if (try_connect(&remote, wait_s) == 0)
 		return;
 	ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
@@ -473,8 +425,8 @@ static void ctrl_connect(const char *dir, const char *iface, int wait_s)
 			until = now_ms() + CONNECT_RETRY_MS;
 		if (!wait_readable(ifd, until) && until == deadline) {
 			close(ifd);
-			die(EXIT_INFRA, "no control socket %s within %d s", remote.sun_path,
-			    wait_s);
+			die_status(EXIT_INFRA, "no control socket %s within %d s", remote.sun_path,
+				   wait_s);
 		}
 		/* Which name appeared does not matter: just try again. */
 		while (read(ifd, events, sizeof(events)) > 0)
@@ -606,8 +558,8 @@ static void ctrl_request(const char *cmd, char *buf, size_t len, void (*on_event
 		die_sys("cannot send '%s'", cmd);
 	for (;;) {
 		if (ctrl_recv(buf, len, deadline) < 0)
-			die(EXIT_INFRA, "no reply to '%s' within %d s", cmd,
-			    COMMAND_TIMEOUT_MS / 1000);
+			die_status(EXIT_INFRA, "no reply to '%s' within %d s", cmd,
+				   COMMAND_TIMEOUT_MS / 1000);
 		if (!is_event(buf))
 			return;
 		if (on_event)
@@ -620,7 +572,7 @@ static void attached_request(const char *cmd, char *buf, size_t len)
 {
 	ctrl_request(cmd, buf, len, take_event);
 	if (is_failure(buf))
-		die(EXIT_FAIL, "'%s' answered %s", cmd, buf);
+		die_status(EXIT_FAIL, "'%s' answered %s", cmd, buf);
 }
 
 /* Match the reply of a -s query line by line. */
@@ -660,9 +612,9 @@ static void run_shell(const char *cmd)
 		if (errno != EINTR)
 			die_sys("waitpid");
 	if (WIFSIGNALED(status))
-		die(EXIT_FAIL, "'%s' was killed by signal %d", cmd, WTERMSIG(status));
+		die_status(EXIT_FAIL, "'%s' was killed by signal %d", cmd, WTERMSIG(status));
 	if (WEXITSTATUS(status))
-		die(EXIT_FAIL, "'%s' failed with status %d", cmd, WEXITSTATUS(status));
+		die_status(EXIT_FAIL, "'%s' failed with status %d", cmd, WEXITSTATUS(status));
 }
 
 /* To stderr and, with -L, to the record. */
@@ -685,7 +637,7 @@ static void report_timeout(int seconds)
 {
 	int i, first = ev.seen > HISTORY ? ev.seen - HISTORY : 0;
 
-	report("%s: %d of %d event(s) matching", prog, ev.matched, ev.want);
+	report("%s: %d of %d event(s) matching", DIE_PROG, ev.matched, ev.want);
 	for (i = 0; i < ev.npat; i++)
 		report(" '%s'", ev.pat[i]);
 	report(" within %d s; %d event(s) seen%s\n", seconds, ev.seen,
@@ -751,7 +703,7 @@ static int cmd_wait(int argc, char **argv)
 
 	ctrl_request("ATTACH", buf, sizeof(buf), NULL);
 	if (strcmp(buf, "OK"))
-		die(EXIT_INFRA, "ATTACH refused: %s", buf);
+		die_status(EXIT_INFRA, "ATTACH refused: %s", buf);
 	ctrl.attached = true;
 	deadline = now_ms() + (long long)w.seconds * 1000;
 
@@ -803,7 +755,7 @@ static int cmd_send(int argc, char **argv)
 	record_printf("%s\n", buf);
 	if (!is_failure(buf))
 		return 0;
-	report("%s: '%s' answered %s\n", prog, cmd, buf);
+	report("%s: '%s' answered %s\n", DIE_PROG, cmd, buf);
 	return EXIT_FAIL;
 }
 
@@ -861,11 +813,12 @@ int main(int argc, char **argv)
 		record.f = open_memstream(&record.text, &record.len);
 		if (!record.f)
 			die_sys("open_memstream");
+		die_copy = record.f;
 		if (atexit(record_write))
-			die(EXIT_INFRA, "atexit failed");
+			die_status(EXIT_INFRA, "atexit failed");
 	}
 	if (atexit(ctrl_close))
-		die(EXIT_INFRA, "atexit failed");
+		die_status(EXIT_INFRA, "atexit failed");
 	block_signals();
 	if (o.pid > 0)
 		watch_daemon(o.pid);

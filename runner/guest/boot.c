@@ -258,10 +258,10 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 	return v;
 }
 
-/* cp -a, or cp -al for hard links; a failure is the caller's to report. */
 /* What the last failed copy said (cp's first line), for the error message. */
 static char copy_error[256];
 
+/* cp -a, or cp -al for hard links; a failure is the caller's to report. */
 static int copy_tree(const char *from, const char *to, bool link)
 {
 	char *argv[] = { "cp", link ? "-al" : "-a", (char *)from, (char *)to, NULL };

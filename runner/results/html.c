@@ -363,8 +363,10 @@ static bool regular_file(const char *run_dir, const char *rel)
 	return dfd >= 0 && fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The text of the regular file rel below run_dir, reached through no link. */
-/* The end of a regular file below run_dir: its last max bytes at most. */
+/*
+ * The end of the regular file rel below run_dir, reached through no link:
+ * its last max bytes at most.
+ */
 static int read_regular_tail(const char *run_dir, const char *rel, size_t max, char **out,
 			     size_t *len)
 {

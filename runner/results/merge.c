@@ -427,10 +427,6 @@ static int copy_tree(int sdir, int ddir, const char *src, struct uerr *e)
 }
 
 /*
- * Every folder at the top of a shard's run folder holds test folders;
- * its files are the shard's reports, which the merge writes anew.
- */
-/*
  * A signal umlrun blocks (cmd_merge) and that has come: merge stops between
  * two test folders, and the half-made folder goes.
  */
@@ -444,6 +440,10 @@ static int interrupted(struct uerr *e)
 	return 0;
 }
 
+/*
+ * Every folder at the top of a shard's run folder holds test folders;
+ * its files are the shard's reports, which the merge writes anew.
+ */
 static int copy_test_dirs(const struct loaded_run *lr, int out, struct uerr *e)
 {
 	_cleanup_close_ int top = open(lr->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

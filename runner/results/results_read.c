@@ -635,8 +635,10 @@ static json_object *parse_text(struct ctx *c, const char *text, size_t len)
 		return NULL;
 	}
 	tok = json_tokener_new();
-	if (!tok)
-		die(EXIT_INFRA, "out of memory");
+	if (!tok) {
+		uerr_set(c->e, EXIT_INFRA, "out of memory");
+		return NULL;
+	}
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);

@@ -83,6 +83,8 @@
 #	wl_radio NAME [OPTS], wl_radios NAME...   radios, namespaces, interfaces
 #	wl_iface RADIO NAME           a second interface on RADIO's radio
 #	wl_ap NAME [FILE], wl_sta NAME [FILE]     start hostapd, wpa_supplicant
+#	wl_net_ap, wl_net_sta NAME KIND SSID [SECRET] [LINE...]   the same, for
+#	                              a preset network: open, psk, sae, pmf, eap
 #	wl_ctl NAME CMD...            a control command, its reply on stdout
 #	wl_wait NAME [OPTS] EVENT...  wait for events (wpactl wait)
 #	wl_connected NAME [SECONDS]   station NAME is connected
@@ -409,6 +411,110 @@ wl_sta () {
 		wl__show_log "$wl__sta_log"
 		return 1
 	fi
+}
+
+# ---- Network presets ---------------------------------------------------------
+#
+# The common networks in one line each, after hostap's own tests
+# (hostapd.wpa2_params): the AP and its station share KIND, SSID and
+# SECRET, and further LINEs go after the preset's (a later line wins):
+#
+#	wl_net_ap ap0 psk umlrun-gtk "group keys rotate" wpa_group_rekey=30 &&
+#	wl_net_sta sta0 psk umlrun-gtk "group keys rotate" &&
+#	wl_connected sta0
+#
+# KIND      SECRET      hostapd                 the station's network block
+# open      (none)      ssid only               key_mgmt=NONE
+# psk       passphrase  WPA2-PSK, CCMP          key_mgmt=WPA-PSK, psk
+# sae       password    WPA3-SAE, CCMP, MFP     key_mgmt=SAE, ieee80211w=2,
+#                       required                sae_password
+# pmf       passphrase  WPA2-PSK and -SHA256,   key_mgmt=WPA-PSK WPA-PSK-SHA256
+#                       CCMP (ieee80211w= is    (ieee80211w= a LINE)
+#                       a LINE)
+# eap       (none)      WPA2-Enterprise, CCMP,  key_mgmt=WPA-EAP (the method
+#                       hostapd's own EAP       and identity are LINEs)
+#                       server (its user file
+#                       and certificates are
+#                       LINEs)
+#
+# A station's LINEs go inside its network block (disabled=1, bssid=...); a
+# station that needs global lines too uses wl_sta with a here-document.
+# The files are written with the shell's printf: no process is started
+# that wl_ap and wl_sta would not start. They are kept as
+# wlN-NAME.hostapd.conf and wlN-NAME.wpa_supplicant.conf, as wl_ap's are.
+
+# wl__preset KIND WHO SSID SECRET: the preset's lines for WHO (ap or sta);
+# sets wl__nsec to the number of the caller's arguments it takes: 2 (KIND
+# and SSID) or 3 (and the SECRET; open and eap have none).
+wl__preset () {
+	wl__nsec=3
+	case $1 in
+	open | eap) wl__nsec=2 ;;
+	psk | sae | pmf)
+		if [ -z "$4" ]; then
+			say "wireless: the $1 preset needs an SSID and a secret"
+			return 2
+		fi ;;
+	*)
+		say "wireless: no network preset '$1' (open, psk, sae, pmf, eap)"
+		return 2 ;;
+	esac
+	if [ -z "$3" ]; then
+		say "wireless: the $1 preset needs an SSID"
+		return 2
+	fi
+	case $2.$1 in
+	ap.open) printf '%s\n' "ssid=$3" ;;
+	ap.psk) printf '%s\n' "ssid=$3" wpa=2 wpa_key_mgmt=WPA-PSK rsn_pairwise=CCMP \
+		"wpa_passphrase=$4" ;;
+	ap.sae) printf '%s\n' "ssid=$3" wpa=2 wpa_key_mgmt=SAE rsn_pairwise=CCMP \
+		ieee80211w=2 "sae_password=$4" ;;
+	ap.pmf) printf '%s\n' "ssid=$3" wpa=2 "wpa_key_mgmt=WPA-PSK WPA-PSK-SHA256" \
+		rsn_pairwise=CCMP "wpa_passphrase=$4" ;;
+	ap.eap) printf '%s\n' "ssid=$3" wpa=2 wpa_key_mgmt=WPA-EAP rsn_pairwise=CCMP \
+		ieee8021x=1 eap_server=1 ;;
+	sta.open) printf '\t%s\n' "ssid=\"$3\"" key_mgmt=NONE ;;
+	sta.psk) printf '\t%s\n' "ssid=\"$3\"" key_mgmt=WPA-PSK "psk=\"$4\"" ;;
+	sta.sae) printf '\t%s\n' "ssid=\"$3\"" key_mgmt=SAE ieee80211w=2 \
+		"sae_password=\"$4\"" ;;
+	sta.pmf) printf '\t%s\n' "ssid=\"$3\"" "key_mgmt=WPA-PSK WPA-PSK-SHA256" \
+		"psk=\"$4\"" ;;
+	sta.eap) printf '\t%s\n' "ssid=\"$3\"" key_mgmt=WPA-EAP ;;
+	esac
+}
+
+# wl_net_ap NAME KIND SSID [SECRET] [LINE...]: wl_ap with the preset
+# KIND's configuration (the table above), then the LINEs.
+wl_net_ap () {
+	wl__x=$1
+	shift
+	wl__f=$HARNESS_TRASH_DIR/net-$wl__x.hostapd.conf
+	wl__preset "$1" ap "${2-}" "${3-}" >"$wl__f" || return
+	shift "$wl__nsec"
+	if [ $# -gt 0 ]; then
+		printf '%s\n' "$@" >>"$wl__f" || return 1
+	fi
+	wl_ap "$wl__x" "$wl__f"
+}
+
+# wl_net_sta NAME KIND SSID [SECRET] [LINE...]: wl_sta with one network
+# block, the preset KIND's (the table above) and the LINEs in it.
+wl_net_sta () {
+	wl__x=$1
+	shift
+	wl__f=$HARNESS_TRASH_DIR/net-$wl__x.wpa_supplicant.conf
+	{
+		printf '%s\n' "network={" &&
+		wl__preset "$1" sta "${2-}" "${3-}"
+	} >"$wl__f" || return
+	shift "$wl__nsec"
+	{
+		if [ $# -gt 0 ]; then
+			printf '\t%s\n' "$@"
+		fi &&
+		printf '%s\n' "}"
+	} >>"$wl__f" || return 1
+	wl_sta "$wl__x" "$wl__f"
 }
 
 # wl__idle NAME: a radio of this test, with no daemon on it yet.

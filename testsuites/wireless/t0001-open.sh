@@ -6,15 +6,8 @@ test_description='open networks: association, data in clear, hidden SSID'
 test_expect_success 'a station joins an open AP and passes data in clear' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-open
-	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-open"
-		key_mgmt=NONE
-	}
-	EOF
+	wl_net_ap ap0 open umlrun-open &&
+	wl_net_sta sta0 open umlrun-open &&
 	wl_connected sta0 &&
 	test "$(wl_status sta0 key_mgmt)" = NONE &&
 	test "$(wl_status sta0 bssid)" = "$(wl_addr ap0)" &&
@@ -35,17 +28,8 @@ test_expect_success 'a station joins an open AP and passes data in clear' '
 test_expect_success 'a hidden SSID is found by a directed probe (scan_ssid=1)' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-hidden
-	ignore_broadcast_ssid=1
-	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-hidden"
-		key_mgmt=NONE
-		scan_ssid=1
-	}
-	EOF
+	wl_net_ap ap0 open umlrun-hidden ignore_broadcast_ssid=1 &&
+	wl_net_sta sta0 open umlrun-hidden scan_ssid=1 &&
 	wl_connected sta0 &&
 	test "$(wl_status sta0 ssid)" = umlrun-hidden &&
 	wl_ip ap0 10.0.0.1/24 &&
@@ -61,17 +45,8 @@ test_expect_success 'a hidden SSID is found by a directed probe (scan_ssid=1)' '
 test_expect_success 'without scan_ssid a hidden SSID is not found' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-hidden
-	ignore_broadcast_ssid=1
-	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-hidden"
-		key_mgmt=NONE
-		disabled=1
-	}
-	EOF
+	wl_net_ap ap0 open umlrun-hidden ignore_broadcast_ssid=1 &&
+	wl_net_sta sta0 open umlrun-hidden disabled=1 &&
 	# Enable the network only once the monitor is attached. A scan sees
 	# the AP (its beacons; it ignores broadcast probes), without a name.
 	# (Waited for as an event: with time travel off or basic, a scan may

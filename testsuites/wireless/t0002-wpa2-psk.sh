@@ -6,20 +6,8 @@ test_description='WPA2-PSK: association, encrypted data, wrong passphrase'
 test_expect_success 'a WPA2-PSK station associates and passes encrypted data' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-wpa2
-	wpa=2
-	wpa_key_mgmt=WPA-PSK
-	rsn_pairwise=CCMP
-	wpa_passphrase=correct horse battery
-	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-wpa2"
-		key_mgmt=WPA-PSK
-		psk="correct horse battery"
-	}
-	EOF
+	wl_net_ap ap0 psk umlrun-wpa2 "correct horse battery" &&
+	wl_net_sta sta0 psk umlrun-wpa2 "correct horse battery" &&
 	wl_connected sta0 &&
 	test "$(wl_status sta0 key_mgmt)" = WPA2-PSK &&
 	test "$(wl_status sta0 pairwise_cipher)" = CCMP &&
@@ -37,21 +25,8 @@ test_expect_success 'a WPA2-PSK station associates and passes encrypted data' '
 test_expect_success 'a wrong passphrase is rejected as WRONG_KEY, twice' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-wpa2
-	wpa=2
-	wpa_key_mgmt=WPA-PSK
-	rsn_pairwise=CCMP
-	wpa_passphrase=correct horse battery
-	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-wpa2"
-		key_mgmt=WPA-PSK
-		psk="wrong horse battery"
-		disabled=1
-	}
-	EOF
+	wl_net_ap ap0 psk umlrun-wpa2 "correct horse battery" &&
+	wl_net_sta sta0 psk umlrun-wpa2 "wrong horse battery" disabled=1 &&
 	# After a failure the network is disabled for 10 s, then 20 s: the
 	# second rejection comes after the first back-off timer.
 	wl_wait sta0 -T -t 90 -n 2 -c "ENABLE_NETWORK 0" \
@@ -67,21 +42,10 @@ test_expect_success 'a wrong passphrase is rejected as WRONG_KEY, twice' '
 test_expect_success 'two WPA2 stations talk to each other through the AP' '
 	wl_setup &&
 	wl_radios ap0 sta1 sta2 &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-wpa2
-	wpa=2
-	wpa_key_mgmt=WPA-PSK
-	rsn_pairwise=CCMP
-	wpa_passphrase=correct horse battery
-	EOF
+	wl_net_ap ap0 psk umlrun-wpa2 "correct horse battery" &&
 	for s in sta1 sta2
 	do
-		wl_sta $s <<-\EOF || return 1
-		network={
-			ssid="umlrun-wpa2"
-			psk="correct horse battery"
-		}
-		EOF
+		wl_net_sta $s psk umlrun-wpa2 "correct horse battery" || return 1
 	done &&
 	wl_connected sta1 &&
 	wl_connected sta2 &&

@@ -6,22 +6,8 @@ test_description='WPA3-SAE and WPA2/WPA3 mixed mode'
 test_expect_success 'a WPA3-SAE station associates with PMF and passes data' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-sae
-	wpa=2
-	wpa_key_mgmt=SAE
-	rsn_pairwise=CCMP
-	ieee80211w=2
-	sae_password=dragonfly handshake
-	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-sae"
-		key_mgmt=SAE
-		ieee80211w=2
-		sae_password="dragonfly handshake"
-	}
-	EOF
+	wl_net_ap ap0 sae umlrun-sae "dragonfly handshake" &&
+	wl_net_sta sta0 sae umlrun-sae "dragonfly handshake" &&
 	wl_connected sta0 &&
 	test "$(wl_status sta0 key_mgmt)" = SAE &&
 	wl_ip ap0 10.0.0.1/24 &&
@@ -43,21 +29,8 @@ test_expect_success 'mixed mode: a WPA2-PSK and a WPA3-SAE station share one AP'
 	ieee80211w=1
 	wpa_passphrase=transition mode
 	EOF
-	wl_sta psk0 <<-\EOF &&
-	network={
-		ssid="umlrun-mixed"
-		key_mgmt=WPA-PSK
-		psk="transition mode"
-	}
-	EOF
-	wl_sta sae0 <<-\EOF &&
-	network={
-		ssid="umlrun-mixed"
-		key_mgmt=SAE
-		ieee80211w=2
-		sae_password="transition mode"
-	}
-	EOF
+	wl_net_sta psk0 psk umlrun-mixed "transition mode" &&
+	wl_net_sta sae0 sae umlrun-mixed "transition mode" &&
 	wl_connected psk0 &&
 	wl_connected sae0 &&
 	test "$(wl_status psk0 key_mgmt)" = WPA2-PSK &&
@@ -73,23 +46,8 @@ test_expect_success 'mixed mode: a WPA2-PSK and a WPA3-SAE station share one AP'
 test_expect_success 'a wrong SAE password is rejected at the confirm' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-sae
-	wpa=2
-	wpa_key_mgmt=SAE
-	rsn_pairwise=CCMP
-	ieee80211w=2
-	sae_password=dragonfly handshake
-	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-sae"
-		key_mgmt=SAE
-		ieee80211w=2
-		sae_password="wrong dragon"
-		disabled=1
-	}
-	EOF
+	wl_net_ap ap0 sae umlrun-sae "dragonfly handshake" &&
+	wl_net_sta sta0 sae umlrun-sae "wrong dragon" disabled=1 &&
 	# auth_type=3 is SAE, transaction 2 its confirm: the AP could not
 	# verify our confirm and refused.
 	wl_wait sta0 -t 60 -c "ENABLE_NETWORK 0" CTRL-EVENT-AUTH-REJECT >reject &&

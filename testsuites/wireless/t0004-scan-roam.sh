@@ -6,23 +6,11 @@ test_description='scanning several channels, roaming between two APs'
 # roam_ap NAME CHANNEL: a WPA2-PSK AP of the network "umlrun-roam"; roam_sta
 # NAME: a station of it.
 roam_ap () {
-	wl_ap "$1" <<-EOF
-	ssid=umlrun-roam
-	channel=$2
-	wpa=2
-	wpa_key_mgmt=WPA-PSK
-	rsn_pairwise=CCMP
-	wpa_passphrase=same everywhere
-	EOF
+	wl_net_ap "$1" psk umlrun-roam "same everywhere" "channel=$2"
 }
 
 roam_sta () {
-	wl_sta "$1" <<-\EOF
-	network={
-		ssid="umlrun-roam"
-		psk="same everywhere"
-	}
-	EOF
+	wl_net_sta "$1" psk umlrun-roam "same everywhere"
 }
 
 test_expect_success 'a scan finds three APs on channels 1, 6 and 11' '

@@ -6,20 +6,8 @@ test_description='group and pairwise rekeying on their timers'
 test_expect_success 'the AP renews the group key every wpa_group_rekey seconds' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-gtk
-	wpa=2
-	wpa_key_mgmt=WPA-PSK
-	rsn_pairwise=CCMP
-	wpa_passphrase=group keys rotate
-	wpa_group_rekey=30
-	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-gtk"
-		psk="group keys rotate"
-	}
-	EOF
+	wl_net_ap ap0 psk umlrun-gtk "group keys rotate" wpa_group_rekey=30 &&
+	wl_net_sta sta0 psk umlrun-gtk "group keys rotate" &&
 	wl_connected sta0 &&
 	# Three group key handshakes, 30 s apart: about 90 s of waiting.
 	wl_wait sta0 -T -t 100 -n 3 "WPA: Group rekeying completed" >rekeys &&
@@ -35,21 +23,8 @@ test_expect_success 'the AP renews the group key every wpa_group_rekey seconds' 
 test_expect_success 'the AP renews the pairwise key every wpa_ptk_rekey seconds' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-ptk
-	wpa=2
-	wpa_key_mgmt=WPA-PSK
-	rsn_pairwise=CCMP
-	wpa_passphrase=pairwise keys rotate
-	wpa_ptk_rekey=30
-	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-ptk"
-		psk="pairwise keys rotate"
-		disabled=1
-	}
-	EOF
+	wl_net_ap ap0 psk umlrun-ptk "pairwise keys rotate" wpa_ptk_rekey=30 &&
+	wl_net_sta sta0 psk umlrun-ptk "pairwise keys rotate" disabled=1 &&
 	wl_ip ap0 10.0.0.1/24 &&
 	wl_ip sta0 10.0.0.2/24 &&
 	# The first 4-way handshake at association, then one every 30 s.

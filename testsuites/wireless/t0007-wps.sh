@@ -11,16 +11,8 @@ test_lazy_prereq WPS '
 '
 
 wps_ap () {
-	wl_ap ap0 <<-\EOF
-	ssid=umlrun-wps
-	wpa=2
-	wpa_key_mgmt=WPA-PSK
-	rsn_pairwise=CCMP
-	wpa_passphrase=handed over by WPS
-	wps_state=2
-	eap_server=1
-	config_methods=push_button
-	EOF
+	wl_net_ap ap0 psk umlrun-wps "handed over by WPS" wps_state=2 eap_server=1 \
+		config_methods=push_button
 }
 
 test_expect_success WPS 'pressing both buttons hands the network to the station' '

@@ -5,25 +5,14 @@ test_description='the station and an AP that restarts'
 
 # restart_ap PASSPHRASE: (re)start the AP of this file on ap0.
 restart_ap () {
-	wl_ap ap0 <<-EOF
-	ssid=umlrun-restart
-	wpa=2
-	wpa_key_mgmt=WPA-PSK
-	rsn_pairwise=CCMP
-	wpa_passphrase=$1
-	EOF
+	wl_net_ap ap0 psk umlrun-restart "$1"
 }
 
 test_expect_success 'the station reconnects after the AP restarts' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
 	restart_ap "first boot" &&
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-restart"
-		psk="first boot"
-	}
-	EOF
+	wl_net_sta sta0 psk umlrun-restart "first boot" &&
 	wl_connected sta0 &&
 	wl_ip ap0 10.0.0.1/24 &&
 	wl_ip sta0 10.0.0.2/24 &&
@@ -44,12 +33,7 @@ test_expect_success 'an AP back with a new passphrase rejects the old one' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
 	restart_ap "first boot" &&
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-restart"
-		psk="first boot"
-	}
-	EOF
+	wl_net_sta sta0 psk umlrun-restart "first boot" &&
 	wl_connected sta0 &&
 	wl_wait sta0 -t 10 -x "$(wl_kill_cmd ap0)" CTRL-EVENT-DISCONNECTED >/dev/null &&
 	wl_stop ap0 &&

@@ -12,18 +12,8 @@ test_expect_success 'a station takes the country of its AP (802.11d), then drops
 	wl_setup &&
 	wl_radios ap0 sta0 &&
 	test "$(reg_country)" = "country 00" &&
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-country"
-		key_mgmt=NONE
-		disabled=1
-	}
-	EOF
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-country
-	country_code=DE
-	ieee80211d=1
-	EOF
+	wl_net_sta sta0 open umlrun-country disabled=1 &&
+	wl_net_ap ap0 open umlrun-country country_code=DE ieee80211d=1 &&
 	# hostapd also tells the kernel its country (a user hint), and the
 	# kernel is shared with the station: set it back to world, so that
 	# only the Country element of the beacons can change it below.
@@ -52,18 +42,11 @@ test_expect_success 'channel 13 needs a country that allows it' '
 	wl_setup &&
 	wl_radios ap0 &&
 	# In the world domain channel 13 is passive (no-IR): no AP there.
-	test_must_fail wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-ch13
-	channel=13
-	EOF
+	test_must_fail wl_net_ap ap0 open umlrun-ch13 channel=13 &&
 	grep -q "Frequency 2472 (primary) not allowed for AP mode, flags: 0x3 NO-IR" "$(wl_log ap0)" &&
 	# hostapd gave up and exited with an error.
 	test_must_fail wl_stop ap0 &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-ch13
-	channel=13
-	country_code=DE
-	EOF
+	wl_net_ap ap0 open umlrun-ch13 channel=13 country_code=DE &&
 	test "$(wl_status ap0 freq)" = 2472
 '
 

@@ -53,15 +53,8 @@ test_expect_success 'a daemon that cannot start on its radio fails the test' '
 test_expect_success 'an AP killed with SIGKILL is noticed by its station (beacon loss)' '
 	wl_setup &&
 	wl_radios ap0 sta0 &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-crash
-	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-crash"
-		key_mgmt=NONE
-	}
-	EOF
+	wl_net_ap ap0 open umlrun-crash &&
+	wl_net_sta sta0 open umlrun-crash &&
 	wl_connected sta0 &&
 	# No goodbye this time: the beacons just stop.
 	wl_wait sta0 -t 30 -x "kill -KILL $(wl_pid ap0)" \
@@ -126,15 +119,8 @@ test_expect_success 'after all that, a test starts from clean radios' '
 	test_line_count = 0 radios &&
 	wl_in ap0 hwsimctl list >radios &&
 	test_line_count = 1 radios &&
-	wl_ap ap0 <<-\EOF &&
-	ssid=umlrun-clean
-	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-clean"
-		key_mgmt=NONE
-	}
-	EOF
+	wl_net_ap ap0 open umlrun-clean &&
+	wl_net_sta sta0 open umlrun-clean &&
 	wl_connected sta0
 '
 

@@ -5,26 +5,12 @@ test_description='protected management frames (802.11w): required, optional, SA 
 
 # pmf_ap NAME PMF: a WPA2-PSK AP with ieee80211w=PMF (0, 1 or 2).
 pmf_ap () {
-	wl_ap "$1" <<-EOF
-	ssid=umlrun-pmf
-	wpa=2
-	wpa_key_mgmt=WPA-PSK WPA-PSK-SHA256
-	rsn_pairwise=CCMP
-	wpa_passphrase=protect the frames
-	ieee80211w=$2
-	EOF
+	wl_net_ap "$1" pmf umlrun-pmf "protect the frames" "ieee80211w=$2"
 }
 
 # pmf_sta NAME PMF: a station of it with ieee80211w=PMF.
 pmf_sta () {
-	wl_sta "$1" <<-EOF
-	network={
-		ssid="umlrun-pmf"
-		key_mgmt=WPA-PSK WPA-PSK-SHA256
-		psk="protect the frames"
-		ieee80211w=$2
-	}
-	EOF
+	wl_net_sta "$1" pmf umlrun-pmf "protect the frames" "ieee80211w=$2"
 }
 
 test_expect_success 'an AP with ieee80211w=2 is not joined by a station without PMF' '
@@ -44,14 +30,7 @@ test_expect_success 'with ieee80211w=1 a PMF station and a legacy station both j
 	wl_radios ap0 sta1 sta2 &&
 	pmf_ap ap0 1 &&
 	pmf_sta sta1 2 &&
-	wl_sta sta2 <<-\EOF &&
-	network={
-		ssid="umlrun-pmf"
-		key_mgmt=WPA-PSK
-		psk="protect the frames"
-		ieee80211w=0
-	}
-	EOF
+	wl_net_sta sta2 psk umlrun-pmf "protect the frames" ieee80211w=0 &&
 	wl_connected sta1 &&
 	wl_connected sta2 &&
 	wl_ctl ap0 STA $(wl_addr sta1) >sta1 &&

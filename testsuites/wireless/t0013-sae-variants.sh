@@ -8,11 +8,9 @@ test_lazy_prereq CONFIG_SAE_PK 'grep -q "SAE-PK" /usr/sbin/hostapd'
 
 # sae_ap NAME EXTRA...: a WPA3-Personal AP, EXTRA lines added.
 sae_ap () {
-	wl__x=$1
+	sae__n=$1
 	shift
-	printf '%s\n' ssid=umlrun-sae wpa=2 wpa_key_mgmt=SAE rsn_pairwise=CCMP \
-		ieee80211w=2 "sae_password=dragonfly rules" "$@" >sae_ap.conf &&
-	wl_ap "$wl__x" sae_ap.conf
+	wl_net_ap "$sae__n" sae umlrun-sae "dragonfly rules" "$@"
 }
 
 # sae_sta NAME EXTRA...: a station of it, EXTRA lines in its network block.
@@ -110,22 +108,8 @@ test_expect_success CONFIG_SAE_PK 'SAE-PK: the station checks the AP key against
 	wl_setup &&
 	wl_radios ap0 sta0 &&
 	# The SAE-PK test vector of hostap (tests/hwsim/test_sae_pk.py).
-	wl_ap ap0 <<-\EOF &&
-	ssid=SAE-PK test
-	wpa=2
-	wpa_key_mgmt=SAE
-	rsn_pairwise=CCMP
-	ieee80211w=2
-	sae_password=dwxm-zv66-p5ue|pk=431ff8322f93b9dc50ded9f3d14ace22:MHcCAQEEIAJIGlfnteonDb7rQyP/SGQjwzrZAnfrXIm4280VWajYoAoGCCqGSM49AwEHoUQDQgAEeRkstKQV+FSAMqBayqFknn2nAQsdsh/MhdX6tiHOTAFin/sUMFRMyspPtIu7YvlKdsexhI0jPVhaYZn1jKWhZg==
-	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="SAE-PK test"
-		key_mgmt=SAE
-		ieee80211w=2
-		sae_password="dwxm-zv66-p5ue"
-	}
-	EOF
+	wl_net_ap ap0 sae "SAE-PK test" "dwxm-zv66-p5ue|pk=431ff8322f93b9dc50ded9f3d14ace22:MHcCAQEEIAJIGlfnteonDb7rQyP/SGQjwzrZAnfrXIm4280VWajYoAoGCCqGSM49AwEHoUQDQgAEeRkstKQV+FSAMqBayqFknn2nAQsdsh/MhdX6tiHOTAFin/sUMFRMyspPtIu7YvlKdsexhI0jPVhaYZn1jKWhZg==" &&
+	wl_net_sta sta0 sae "SAE-PK test" dwxm-zv66-p5ue &&
 	wl_connected sta0 &&
 	grep -q "SAE-PK: Valid SAE-PK signature" "$(wl_log sta0)"
 '

@@ -81,12 +81,7 @@ test_expect_success 'OWE transition mode: a legacy station joins the open BSS in
 	wl_setup &&
 	wl_radios ap0 sta0 &&
 	owe_transition &&
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-open"
-		key_mgmt=NONE
-	}
-	EOF
+	wl_net_sta sta0 open umlrun-open &&
 	wl_connected sta0 &&
 	test "$(wl_status sta0 bssid)" = "$bss1" &&
 	test "$(wl_status sta0 key_mgmt)" = NONE &&

@@ -19,28 +19,13 @@ eap_ap () {
 	"client.umlrun.example"	TLS
 	"alice"	MSCHAPV2,TTLS-PAP	"wonderland"	[2]
 	EOF
-	wl_ap ap0 <<-EOF
-	ssid=umlrun-eap
-	wpa=2
-	wpa_key_mgmt=WPA-EAP
-	rsn_pairwise=CCMP
-	ieee8021x=1
-	eap_server=1
-	eap_user_file=$PWD/eap_users
-	ca_cert=$PWD/ca.pem
-	server_cert=$PWD/server.pem
-	private_key=$PWD/server.key
-	EOF
+	wl_net_ap ap0 eap umlrun-eap "eap_user_file=$PWD/eap_users" "ca_cert=$PWD/ca.pem" \
+		"server_cert=$PWD/server.pem" "private_key=$PWD/server.key"
 }
 
 # eap_sta LINES...: a station of it, the network block's EAP lines given.
 eap_sta () {
-	{
-		echo "network={" &&
-		printf '\t%s\n' 'ssid="umlrun-eap"' key_mgmt=WPA-EAP "$@" &&
-		echo "}"
-	} >sta.conf &&
-	wl_sta sta0 sta.conf
+	wl_net_sta sta0 eap umlrun-eap "$@"
 }
 
 eap_ping () {

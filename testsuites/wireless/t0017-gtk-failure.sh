@@ -5,15 +5,8 @@ test_description='group and pairwise key handshakes that the station does not an
 
 # gk_net EXTRA: a WPA2-PSK AP with EXTRA lines, a station connected to it.
 gk_net () {
-	printf '%s\n' ssid=umlrun-gk wpa=2 wpa_key_mgmt=WPA-PSK rsn_pairwise=CCMP \
-		"wpa_passphrase=keys for everyone" disassoc_low_ack=0 "$@" >ap.conf &&
-	wl_ap ap0 ap.conf &&
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-gk"
-		psk="keys for everyone"
-	}
-	EOF
+	wl_net_ap ap0 psk umlrun-gk "keys for everyone" disassoc_low_ack=0 "$@" &&
+	wl_net_sta sta0 psk umlrun-gk "keys for everyone" &&
 	wl_connected sta0
 }
 

@@ -4,8 +4,7 @@ test_description='beacon loss, background scanning and disassoc_low_ack'
 . "$HARNESS_SUITE_DIR/../lib/wireless.sh"
 
 ll_ap () {
-	printf '%s\n' "ssid=umlrun-ll" "channel=${2:-1}" "$3" >"$1.conf" &&
-	wl_ap "$1" "$1.conf"
+	wl_net_ap "$1" open umlrun-ll "channel=${2:-1}" "$3"
 }
 
 # low_ack_pair 0|1: ap0 with disassoc_low_ack set so (and an inactivity
@@ -14,8 +13,7 @@ low_ack_pair () {
 	wl_radios ap0 sta0 &&
 	ll_ap ap0 1 "disassoc_low_ack=$1
 ap_max_inactivity=600" &&
-	printf "network={\n\tssid=\"umlrun-ll\"\n\tkey_mgmt=NONE\n}\n" >sta.conf &&
-	wl_sta sta0 sta.conf &&
+	wl_net_sta sta0 open umlrun-ll &&
 	wl_connected sta0 &&
 	wl_ip ap0 10.0.0.1/24 &&
 	wl_ip sta0 10.0.0.2/24 &&
@@ -27,8 +25,7 @@ test_expect_success 'beacon loss: the station notices its AP is gone and moves t
 	wl_radios apa apb sta0 &&
 	ll_ap apa 1 &&
 	ll_ap apb 11 &&
-	printf "network={\n\tssid=\"umlrun-ll\"\n\tkey_mgmt=NONE\n}\n" >sta.conf &&
-	wl_sta sta0 sta.conf &&
+	wl_net_sta sta0 open umlrun-ll &&
 	wl_connected sta0 &&
 	if test "$(wl_status sta0 bssid)" = "$(wl_addr apa)"
 	then
@@ -50,13 +47,7 @@ test_expect_success 'bgscan simple: a weak signal makes the station scan every s
 	ll_ap ap0 1 &&
 	# hwsim reports -30 dBm: above -20 is strong, so -30 is weak here and
 	# the short interval (10 s) applies.
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-ll"
-		key_mgmt=NONE
-		bgscan="simple:10:-20:300"
-	}
-	EOF
+	wl_net_sta sta0 open umlrun-ll "bgscan=\"simple:10:-20:300\"" &&
 	wl_connected sta0 &&
 	# Each background scan (all bands, about 11.3 s) is requested 10 s
 	# after the results of the one before.

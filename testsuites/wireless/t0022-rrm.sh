@@ -7,18 +7,11 @@ test_description='radio measurement (802.11k): neighbor reports and beacon repor
 rrm_ap () {
 	rrm_n=$1 rrm_c=$2
 	shift 2
-	printf '%s\n' ssid=umlrun-rrm "channel=$rrm_c" "$@" >"$rrm_n.conf" &&
-	wl_ap "$rrm_n" "$rrm_n.conf"
+	wl_net_ap "$rrm_n" open umlrun-rrm "channel=$rrm_c" "$@"
 }
 
 rrm_sta () {
-	wl_sta sta0 <<-EOF &&
-	network={
-		ssid="umlrun-rrm"
-		key_mgmt=NONE
-		bssid=$1
-	}
-	EOF
+	wl_net_sta sta0 open umlrun-rrm "bssid=$1" &&
 	wl_connected sta0
 }
 

@@ -33,12 +33,7 @@ dfs_ap () {
 # channel's non-occupancy forgotten (no DFS-NOP-FINISHED ever). Under
 # basic time travel it came first in 8 of 201 runs; hence the wait.
 dfs_sta () {
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-dfs"
-		key_mgmt=NONE
-	}
-	EOF
+	wl_net_sta sta0 open umlrun-dfs &&
 	wl_connected sta0 &&
 	wl_until 5 grep -q "CTRL-EVENT-REGDOM-CHANGE init=COUNTRY_IE" "$(wl_log sta0)"
 }

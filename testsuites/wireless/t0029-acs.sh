@@ -20,12 +20,7 @@ acs_ap () {
 }
 
 acs_sta () {
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-acs"
-		key_mgmt=NONE
-	}
-	EOF
+	wl_net_sta sta0 open umlrun-acs &&
 	wl_connected sta0 &&
 	test "$(wl_status sta0 freq)" = "$freq" &&
 	wl_ip ap0 10.0.0.1/24 &&

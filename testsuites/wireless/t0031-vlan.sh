@@ -118,15 +118,8 @@ test_expect_success 'dynamic VLAN from RADIUS: the Access-Accept names VLAN 20, 
 	vlan_file=$PWD/vlan.txt
 	vlan_bridge=brvlan
 	EOF
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-vlan"
-		key_mgmt=WPA-EAP
-		eap=PSK
-		identity="alice"
-		password=0123456789abcdef0123456789abcdef
-	}
-	EOF
+	wl_net_sta sta0 eap umlrun-vlan eap=PSK "identity=\"alice\"" \
+		password=0123456789abcdef0123456789abcdef &&
 	wl_connected sta0 &&
 	wl_ctl ap0 STA $(wl_addr sta0) >sta0.info &&
 	grep -q "^vlan_id=20$" sta0.info &&

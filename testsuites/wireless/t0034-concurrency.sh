@@ -6,20 +6,8 @@ test_description='an AP and a station on one radio set: one channel shared, a se
 # up: the uplink AP on channel 6. rep: a radio with an AP (rep) and, beside
 # it, a station (repsta) connected to the uplink. sta0: a client of rep.
 uplink () {
-	wl_ap up <<-\EOF &&
-	ssid=umlrun-uplink
-	channel=6
-	wpa=2
-	wpa_key_mgmt=WPA-PSK
-	rsn_pairwise=CCMP
-	wpa_passphrase=uplink passphrase
-	EOF
-	wl_sta repsta <<-\EOF &&
-	network={
-		ssid="umlrun-uplink"
-		psk="uplink passphrase"
-	}
-	EOF
+	wl_net_ap up psk umlrun-uplink "uplink passphrase" channel=6 &&
+	wl_net_sta repsta psk umlrun-uplink "uplink passphrase" &&
 	wl_connected repsta
 }
 
@@ -31,12 +19,7 @@ rep_ap () {
 
 # rep_client: sta0 connected to the AP on rep (open).
 rep_client () {
-	wl_sta sta0 <<-\EOF &&
-	network={
-		ssid="umlrun-rep"
-		key_mgmt=NONE
-	}
-	EOF
+	wl_net_sta sta0 open umlrun-rep &&
 	wl_connected sta0
 }
 
