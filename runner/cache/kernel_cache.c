@@ -782,6 +782,17 @@ int kernel_key(const struct kernel_opts *o, char key[65], struct uerr *e)
 	return 0;
 }
 
+int kernel_build_key(const struct kernel_opts *o, char key[65], struct uerr *e)
+{
+	struct kernel_plan p;
+
+	if (kernel_plan(o, &p, e) < 0)
+		return -1;
+	memcpy(key, p.bkey, 65);
+	plan_free(&p);
+	return 0;
+}
+
 static char *kernel_dir(const char *root, const char *key)
 {
 	return xasprintf("%s/kernels/%.16s", root, key);

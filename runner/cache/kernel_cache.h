@@ -78,6 +78,12 @@ struct kernel {
 
 /* The kernel's cache key for these options, without building anything. */
 int kernel_key(const struct kernel_opts *o, char key[65], struct uerr *e);
+/*
+ * The key of the build folder these options build in (builds/, with the
+ * cache's path): one per configuration, named by the fragments' names (the
+ * user's by path), not their content, so an edit builds incrementally.
+ */
+int kernel_build_key(const struct kernel_opts *o, char key[65], struct uerr *e);
 /* kernels/KEY in the cache for these options, built or not. */
 int kernel_locate(const struct kernel_opts *o, char **dir, struct uerr *e);
 int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e);

@@ -287,11 +287,70 @@ static void test_series_patches(void)
 	is_str(v612, all, "patches: 6.1's own patch leaves 6.12's key alone");
 }
 
+/* The build folder's key, or "error N: message". */
+static char *bkey_of(const struct kernel_opts *o)
+{
+	char key[65];
+	struct uerr e = { 0 };
+
+	if (kernel_build_key(o, key, &e) < 0)
+		return xasprintf("error %d: %s", e.code, e.msg);
+	return xstrdup(key);
+}
+
+/* A build folder per configuration: named by fragments, not their content. */
+static void test_build_folder(void)
+{
+	_cleanup_free_ char *config_dir = path_of("bf/uml-config");
+	_cleanup_free_ char *tarball = path_of("linux-source-6.1.tar.xz");
+	_cleanup_free_ char *a = path_of("bf/mine/a.config");
+	_cleanup_free_ char *b = path_of("bf/other/a.config");
+	_cleanup_free_ char *add = path_of("bf/cache/kunit-add/0123/kconfig_add.config");
+	char *fa[] = { a }, *fb[] = { b }, *fadd[] = { a, add };
+	struct kernel_opts o = { .tarball = tarball, .config_dir = config_dir };
+	_cleanup_free_ char *base = NULL, *with_a = NULL, *key_a = NULL;
+	char *k;
+
+	put("bf/uml-config/guest.config", "CONFIG_HOSTFS=y\n");
+	put("bf/mine/a.config", "CONFIG_KUNIT=y\n");
+	put("bf/other/a.config", "CONFIG_KUNIT=y\n");
+	put("bf/cache/kunit-add/0123/kconfig_add.config", "CONFIG_KUNIT_DEBUGFS=y\n");
+	base = bkey_of(&o);
+	ok(is_key(base), "build folder: 64 hex digits");
+	put("bf/uml-config/guest.config", "CONFIG_HOSTFS=y\nCONFIG_TMPFS=y\n");
+	k = bkey_of(&o);
+	is_str(k, base, "build folder: a project fragment's edit keeps it (an incremental build)");
+	free(k);
+	o.fragments = fa;
+	o.nfragments = 1;
+	with_a = bkey_of(&o);
+	key_a = key_of(&o);
+	ok(is_key(with_a) && strcmp(with_a, base),
+	   "build folder: another configuration (a --config fragment) has its own");
+	put("bf/mine/a.config", "CONFIG_KUNIT=y\nCONFIG_KUNIT_TEST=y\n");
+	k = bkey_of(&o);
+	is_str(k, with_a, "build folder: the --config file's edit keeps it");
+	free(k);
+	o.fragments = fb;
+	k = bkey_of(&o);
+	ok(is_key(k) && strcmp(k, with_a),
+	   "build folder: a fragment of the same name elsewhere is another configuration");
+	free(k);
+	o.fragments = fadd;
+	o.nfragments = 2;
+	k = bkey_of(&o);
+	is_str(k, with_a, "build folder: kunit --kconfig_add builds in its kunitconfig's");
+	free(k);
+	k = key_of(&o);
+	ok(is_key(k) && strcmp(k, key_a), "build folder: ... while the kernel's key counts it");
+	free(k);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/umlrun-cachekey.XXXXXX";
 
-	plan(36);
+	plan(43);
 	if (!mkdtemp(tmpl)) {
 		ok(false, "mkdtemp");
 		return done_testing();
@@ -301,6 +360,7 @@ int main(void)
 	test_errors();
 	test_tree_key();
 	test_series_patches();
+	test_build_folder();
 	rm_rf(tmp);
 	return done_testing();
 }
