@@ -232,13 +232,6 @@ static int run_make_progress(char *const argv[], const char *log, const struct k
 	return 0;
 }
 
-/*
- * Our kernel patches (uml-config/patches/NAME.patch, in name order): each
- * says at its top why the kernel needs it. Applied to the Debian source
- * when it is extracted, so they are part of the extracted tree's name and
- * of the kernel's key; a --kernel-src tree is never written to, and is
- * built without them.
- */
 /* The tarball holds one top folder (linux-source-6.1): its path, or NULL. */
 static char *only_subdir(const char *dir)
 {
@@ -255,7 +248,16 @@ static char *only_subdir(const char *dir)
 	return sub;
 }
 
-/* The .patch files of dir, in name order, appended to v (n of them). */
+/*
+ * Our kernel patches (uml-config/patches/NAME.patch, then
+ * uml-config/patches/VERSION/NAME.patch, each folder in name order): each
+ * says at its top why the kernel needs it. Applied to the Debian source
+ * when it is extracted, so they are part of the extracted tree's name and
+ * of the kernel's key; a --kernel-src tree is never written to, and is
+ * built without them.
+ *
+ * Here: the .patch files of dir, in name order, appended to v (n of them).
+ */
 static void patches_of(const char *dir, char ***v, size_t *n)
 {
 	struct dirent **names = NULL;
