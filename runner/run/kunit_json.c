@@ -137,27 +137,30 @@ static bool is_plan(const char *line, int *count)
 }
 
 /*
- * TEST_RESULT: "(ok|not ok) N [- ]NAME[ # DIRECTIVE]", NAME free of '#'.
- * *name gets NAME (maybe empty), *rest what follows the number.
+ * The head of a result line, "(ok|not ok) N ", and the "- " or ":- " after
+ * it: where the name starts, or NULL for no result line. ok and num may be
+ * NULL.
  */
-static bool is_result(const char *line, bool *ok, long *num, char **name)
+static const char *result_head(const char *line, bool *ok, long *num)
 {
 	const char *p = skip_space(line);
-	const char *hash;
-	const char *n0;
+	bool passed;
 
 	if (!strncmp(p, "ok ", 3)) {
-		*ok = true;
+		passed = true;
 		p += 3;
 	} else if (!strncmp(p, "not ok ", 7)) {
-		*ok = false;
+		passed = false;
 		p += 7;
 	} else {
-		return false;
+		return NULL;
 	}
 	if (!isdigit((unsigned char)*p))
-		return false;
-	*num = strtol(p, NULL, 10);
+		return NULL;
+	if (ok)
+		*ok = passed;
+	if (num)
+		*num = strtol(p, NULL, 10);
 	p += strspn(p, "0123456789");
 	if (*p == ' ')
 		p++;
@@ -165,8 +168,21 @@ static bool is_result(const char *line, bool *ok, long *num, char **name)
 		p += 2;
 	else if (!strncmp(p, ":- ", 3))
 		p += 3;
-	n0 = p;
-	hash = strchr(p, '#');
+	return p;
+}
+
+/*
+ * TEST_RESULT: "(ok|not ok) N [- ]NAME[ # DIRECTIVE]", NAME free of '#'.
+ * *name gets NAME (maybe empty), *rest what follows the number.
+ */
+static bool is_result(const char *line, bool *ok, long *num, char **name)
+{
+	const char *n0 = result_head(line, ok, num);
+	const char *hash;
+
+	if (!n0)
+		return false;
+	hash = strchr(n0, '#');
 	if (hash && (hash == n0 || hash[-1] != ' ' || hash[1] != ' '))
 		return false;
 	if (name)
@@ -177,24 +193,11 @@ static bool is_result(const char *line, bool *ok, long *num, char **name)
 /* TEST_RESULT_SKIP: the name up to the last " # SKIP", and the reason after it. */
 static bool is_skip(const char *line, char **name, char **reason)
 {
-	const char *p = skip_space(line);
+	const char *p = result_head(line, NULL, NULL);
 	const char *last = NULL;
 
-	if (!strncmp(p, "ok ", 3))
-		p += 3;
-	else if (!strncmp(p, "not ok ", 7))
-		p += 7;
-	else
+	if (!p)
 		return false;
-	if (!isdigit((unsigned char)*p))
-		return false;
-	p += strspn(p, "0123456789");
-	if (*p == ' ')
-		p++;
-	if (!strncmp(p, "- ", 2))
-		p += 2;
-	else if (!strncmp(p, ":- ", 3))
-		p += 3;
 	for (const char *q = p; (q = strstr(q, " # SKIP")); q++)
 		last = q;
 	if (!last)
