@@ -36,15 +36,22 @@ static void set_mtime(const char *rel, time_t when)
 		diag("cannot set the time of %s", p);
 }
 
-/* The key, or "error N: message". */
-static char *key_of(const struct kernel_opts *o)
+/* What fn (kernel_key, kernel_build_key) gives, or "error N: message". */
+static char *key_by(int (*fn)(const struct kernel_opts *, char[65], struct uerr *),
+		    const struct kernel_opts *o)
 {
 	char key[65];
 	struct uerr e = { 0 };
 
-	if (kernel_key(o, key, &e) < 0)
+	if (fn(o, key, &e) < 0)
 		return xasprintf("error %d: %s", e.code, e.msg);
 	return xstrdup(key);
+}
+
+/* The kernel's key, or "error N: message". */
+static char *key_of(const struct kernel_opts *o)
+{
+	return key_by(kernel_key, o);
 }
 
 static bool is_key(const char *k)
@@ -290,12 +297,7 @@ static void test_series_patches(void)
 /* The build folder's key, or "error N: message". */
 static char *bkey_of(const struct kernel_opts *o)
 {
-	char key[65];
-	struct uerr e = { 0 };
-
-	if (kernel_build_key(o, key, &e) < 0)
-		return xasprintf("error %d: %s", e.code, e.msg);
-	return xstrdup(key);
+	return key_by(kernel_build_key, o);
 }
 
 /* A build folder per configuration: named by fragments, not their content. */
