@@ -143,9 +143,13 @@ format-check:
 format:
 	clang-format -i $(RUNNER_SRCS) runner/cli/umlrun.c $(RUNNER_HDRS) rootfs/*.c rootfs/*.h rootfs/helpers/*.c tests/unit/*.c tests/unit/*.h
 
+# Every test file, one after another: each runs alone and prints its own
+# TAP (tests/integration/lib.sh). All run; the check fails if one did.
 integration-check: all
-	sh tests/integration/run.sh
-	sh tests/integration/debug.sh
+	@failed=; for t in tests/integration/t-*.sh tests/integration/run.sh tests/integration/debug.sh; do \
+		echo "# $$t"; B=$(B) sh $$t || failed="$$failed $$t"; \
+	done; \
+	[ -z "$$failed" ] || { echo "integration-check: failed:$$failed" >&2; exit 1; }
 
 # The debug kernel profiles (--profile): each a kernel build of its own,
 # so not in make check; PROFILES= to choose (default all four).

@@ -5,43 +5,8 @@
 # Prints TAP; exits 1 if any check failed. Boots the default kernel (built
 # or found in the cache); builds no profile kernel (make profiles-check
 # does, tests/profiles/check.sh).
-set -u
-
-top=$(cd "$(dirname "$0")/../.." && pwd)
-umlrun=${UMLRUN:-$top/build/umlrun}
-suites=$top/tests/integration/suites
-work=$(mktemp -d /tmp/umlrun-dtest.XXXXXX)
-chmod 755 "$work"
-export TMPDIR="$work/tmp"
-mkdir "$TMPDIR"
-trap 'rm -rf "$work"' EXIT INT TERM
-. "$top/tests/tap.sh"
-tap_on_fail() {
-	echo "# exit status $rc"
-	for f in "$work/out" "$work/err"; do
-		[ -s "$f" ] && tail -n 8 "$f" | sed 's/^/#   /'
-	done
-}
-run() {
-	"$@" >"$work/out" 2>"$work/err"
-	rc=$?
-}
-results=$work/results
-R="--results=$results --suite-dir=$suites"
-# nothing_left_here: no guest, gdb or staging folder of this script's survives.
-nothing_left_here() {
-	left=$(pgrep -af "$TMPDIR/umlrun"; ls -A "$TMPDIR")
-	[ -z "$left" ] && return 0
-	echo "$left" | sed 's/^/# left: /'
-	return 1
-}
-
-echo "TAP version 13"
-"$umlrun" build >"$work/build.log" 2>&1 || {
-	echo "Bail out! umlrun build failed:"
-	sed 's/^/# /' "$work/build.log"
-	exit 1
-}
+. "$(dirname "$0")/lib.sh"
+itest_build
 
 # ---- bad input: one line, exit 2 ----
 run "$umlrun" run $R --profile=tsan itrace
@@ -189,12 +154,12 @@ run "$umlrun" exec --gdb-guest="$work/guest.gdb" -- timerprobe now
 	grep -q "^rip  *0x[0-9a-f]*  *0x[0-9a-f]* <main>" "$work/err" &&
 	# gdb's line and the guest's stderr (gdbserver) may come in one another
 	grep -q "(process [0-9]*) exited normally\]" "$work/err" &&
-	grep -q "^monotonic_ns=" "$work/out" && nothing_left_here
+	grep -q "^monotonic_ns=" "$work/out" && nothing_left
 check "exec --gdb-guest=FILE: gdb breaks in a guest program's main, the program runs to its end"
 printf 'continue
 ' >"$work/cont.gdb"
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- sh -c 'echo hi; exit 3'
-[ $rc -eq 3 ] && grep -q "^hi$" "$work/out" && nothing_left_here
+[ $rc -eq 3 ] && grep -q "^hi$" "$work/out" && nothing_left
 check "exec --gdb-guest exits with the program's status, not gdbserver's"
 grep -q "^Child exited with status 3" "$work/err" && ! grep -q "Error detected on fd" "$work/err"
 check "exec --gdb-guest: the line's hangup that ends the session prints no gdbserver error"
@@ -203,7 +168,7 @@ check "exec --gdb-guest: the line's hangup that ends the session prints no gdbse
 printf 'shell cat /etc/hostname || echo gdb-denied\ncontinue\n' >"$work/deny.gdb"
 if "$umlrun" doctor 2>/dev/null | grep -q "^ok   Landlock ABI"; then
 	run "$umlrun" exec --gdb-guest="$work/deny.gdb" -- timerprobe now
-	[ $rc -eq 0 ] && cat "$work/out" "$work/err" | grep -q "^gdb-denied" && nothing_left_here
+	[ $rc -eq 0 ] && cat "$work/out" "$work/err" | grep -q "^gdb-denied" && nothing_left
 	check "exec --gdb-guest: gdb may not read the host's other files (Landlock)"
 fi
 # The program's source lines, from a folder gdb is given (and may read).
@@ -221,11 +186,11 @@ if (cd "$work/gsrc" && cc -g -O0 -static -o "$work/gov/usr/local/bin/hello" hell
 	run "$umlrun" exec --overlay="$work/gov" --gdb-guest="$work/src.gdb" \
 		--gdb-guest-source="$work/gsrc" -- /usr/local/bin/hello
 	[ $rc -eq 0 ] && grep -q "umlrun-source-line" "$work/err" &&
-		grep -q "^hello from the guest" "$work/out" && nothing_left_here
+		grep -q "^hello from the guest" "$work/out" && nothing_left
 	check "exec --gdb-guest-source=DIR: gdb shows the program's source lines"
 	if "$umlrun" doctor 2>/dev/null | grep -q "^ok   Landlock ABI"; then
 		run "$umlrun" exec --overlay="$work/gov" --gdb-guest="$work/src.gdb" -- /usr/local/bin/hello
-		[ $rc -eq 0 ] && ! grep -q "umlrun-source-line" "$work/err" && nothing_left_here
+		[ $rc -eq 0 ] && ! grep -q "umlrun-source-line" "$work/err" && nothing_left
 		check "exec --gdb-guest without --gdb-guest-source: gdb may not read the sources"
 	fi
 fi
@@ -233,12 +198,12 @@ run "$umlrun" exec --gdb-guest-source="$work/gsrc" -- true
 [ $rc -eq 2 ] && grep -q "give --gdb-guest too" "$work/err"
 check "--gdb-guest-source without --gdb-guest exits 2 with one line"
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- true
-[ $rc -eq 0 ] && nothing_left_here
+[ $rc -eq 0 ] && nothing_left
 check "exec --gdb-guest of a program that exits while gdbserver starts it exits 0 (it read 137)"
 # A dynamic program: gdbserver names its libraries, the vDSO among them by
 # a relative name, and the relay lets the list through.
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- /usr/sbin/iw --version
-[ $rc -eq 0 ] && grep -q "^iw version" "$work/out" && ! grep -q "refused" "$work/err" && nothing_left_here
+[ $rc -eq 0 ] && grep -q "^iw version" "$work/out" && ! grep -q "refused" "$work/err" && nothing_left
 check "exec --gdb-guest of a dynamic program runs to its end through the relay"
 # A guest program that takes gdbserver's place on the line and asks gdb for
 # a host file (a File-I/O request): the relay ends the line instead.
@@ -246,10 +211,10 @@ run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- sh -c '( trap "" HUP; sleep 1
 	kill -9 $(pidof gdbserver); exec 3<>/dev/ttyS3; printf "\$Fisatty,1#41" >&3
 	timeout 2 cat <&3 | od -c; sleep 1 ) & sleep 5'
 grep -q "^umlrun: --gdb-guest: the guest asked gdb for the host.s files (a File-I/O request, or a path out of the staged root); refused" "$work/err" &&
-	! grep -q "F" "$work/out" && nothing_left_here
+	! grep -q "F" "$work/out" && nothing_left
 check "exec --gdb-guest: a guest program that asks gdb for host files (File-I/O) is cut off"
 run "$umlrun" exec --gdb-guest="$work/cont.gdb" -- /no/such/program
-[ $rc -eq 127 ] && nothing_left_here
+[ $rc -eq 127 ] && nothing_left
 check "exec --gdb-guest of a program that does not exist exits 127, nothing left behind"
 
 tap_done

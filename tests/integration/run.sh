@@ -4,101 +4,10 @@
 # Prints TAP; exits 1 if any check failed. Each check names the behaviour
 # it proves; the raw-KTAP suites under suites/ test the runner apart from
 # the shell harness. Needs `make` and a built kernel (umlrun builds it).
-set -u
-
-top=$(cd "$(dirname "$0")/../.." && pwd)
-umlrun=$top/build/umlrun
-suites=$top/tests/integration/suites
-work=$(mktemp -d /tmp/umlrun-itest.XXXXXX)
-# As root umlrun runs the guest as nobody, who must be able to get in here.
-chmod 755 "$work"
-# umlrun puts its staging folders in TMPDIR: here, where we can watch them.
-export TMPDIR="$work/tmp"
-mkdir "$TMPDIR"
-trap 'rm -rf "$work"' EXIT INT TERM
-
-# A cache of our own, so that prune and the builds below never touch the
-# developer's: the kernel and root folder built (or found) there first,
-# then shared by hard links (copies across file systems), and the
-# extracted kernel source by a link (configuring a fragment reads it).
-"$umlrun" build >"$work/build.log" 2>&1 || {
-	echo "Bail out! umlrun build failed:"
-	sed 's/^/# /' "$work/build.log"
-	exit 1
-}
-real_cache=${XDG_CACHE_HOME:-$HOME/.cache}/umlrun
-export XDG_CACHE_HOME="$work/cache"
-mkdir -p "$XDG_CACHE_HOME/umlrun"
-for d in kernels rootfs; do
-	cp -al "$real_cache/$d" "$XDG_CACHE_HOME/umlrun/" 2>/dev/null ||
-		cp -a "$real_cache/$d" "$XDG_CACHE_HOME/umlrun/"
-done
-# Used now, whatever their age in the developer's cache: the prune check
-# below must not take the KUnit kernel that a later check needs.
-touch "$XDG_CACHE_HOME"/umlrun/kernels/* "$XDG_CACHE_HOME"/umlrun/rootfs/* 2>/dev/null
-ln -s "$real_cache/src" "$XDG_CACHE_HOME/umlrun/src"
-# The kernel sources umlrun fetched: the key names them by their real path.
-[ -d "$real_cache/sources" ] && ln -s "$real_cache/sources" "$XDG_CACHE_HOME/umlrun/sources"
-
-. "$top/tests/tap.sh"
-# After a failed check: the end of the last command's output.
-tap_on_fail() {
-	echo "# exit status $rc"
-	for f in "$work/out" "$work/err"; do
-		[ -s "$f" ] && tail -n 8 "$f" | sed 's/^/#   /'
-	done
-}
-# run CMD...: output in $work/out and $work/err, status in $rc.
-run() {
-	"$@" >"$work/out" 2>"$work/err"
-	rc=$?
-}
-# nothing_left: no guest process, no staging or umid folder survives.
-nothing_left() {
-	left=$(pgrep -af "$TMPDIR/umlrun"; ls -A "$TMPDIR")
-	[ -z "$left" ] && return 0
-	echo "$left" | sed 's/^/# left: /'
-	return 1
-}
-results=$work/results
-R="--results=$results --suite-dir=$suites"
-
-echo "TAP version 13"
-
-# ---- usage and bad input: one line, exit 2, nothing written ----
-run "$umlrun" --help
-[ $rc -eq 0 ] && grep -q '^Usage: umlrun' "$work/out"
-check "--help prints usage to stdout and exits 0"
-run "$umlrun" run --bogus
-[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ]
-check "an unknown option exits 2 with one line"
-run "$umlrun" frobnicate
-[ $rc -eq 2 ] && grep -q "unknown command 'frobnicate'" "$work/err"
-check "an unknown command exits 2"
-run "$umlrun" run $R nosuch
-[ $rc -eq 2 ] && [ ! -e "$results" ] && grep -q "unknown suite 'nosuch'" "$work/err"
-check "an unknown suite exits 2 and creates no results folder"
-run "$umlrun" run $R --start=yesterday-ish itest/t0001-pass.sh
-[ $rc -eq 2 ] && grep -q "ISO-8601" "$work/err" && [ ! -e "$results" ]
-check "--start=yesterday-ish exits 2 naming the accepted forms"
-run "$umlrun" run --suite-dir="$suites" --results=/dev/null/x itest/t0001-pass.sh
-[ $rc -eq 2 ] && grep -q "not writable" "$work/err"
-check "an unwritable results folder exits 2"
-mkdir -p "$work/dirty" && : >"$work/dirty/.config"
-run "$umlrun" build --kernel-src="$work/dirty"
-[ $rc -eq 2 ] && grep -q "mrproper" "$work/err"
-check "an unclean kernel tree exits 2 and says how to fix it"
-run env UMLRUN_KERNEL_TARBALL="$work/none.tar.xz" "$umlrun" build
-[ $rc -eq 3 ] && grep -q "apt-get install linux-source-[0-9.]*'" "$work/err"
-check "a missing kernel source exits 3 naming the package"
-# A copy of the project whose manifest wants a package that does not exist.
-mkdir -p "$work/proj/build"
-cp -R "$top/uml-config" "$top/rootfs" "$top/testsuites" "$work/proj/"
-cp -R "$top/build/guest" "$work/proj/build/"
-echo "package umlrun-no-such-package" >>"$work/proj/rootfs/manifest"
-run env UMLRUN_HOME="$work/proj" "$umlrun" build
-[ $rc -eq 3 ] && grep -q "apt-get install umlrun-no-such-package" "$work/err"
-check "a missing Debian package exits 3 naming it and the install command"
+# The preamble and helpers are lib.sh's; t-*.sh are the topics already
+# split out of this file.
+. "$(dirname "$0")/lib.sh"
+itest_own_cache
 
 # ---- doctor: the host checks ----
 run "$umlrun" doctor
@@ -378,11 +287,11 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
 	mkdir -p "$unpriv/cache/umlrun" "$unpriv/tmp" "$unpriv/home" "$unpriv/results" "$unpriv/proj" &&
 	cp -al "$XDG_CACHE_HOME/umlrun/kernels" "$XDG_CACHE_HOME/umlrun/rootfs" "$unpriv/cache/umlrun/" 2>/dev/null &&
 	{ [ ! -d "$real_cache/sources" ] || cp -al "$real_cache/sources" "$unpriv/cache/umlrun/" 2>/dev/null; }; then
-	tar -C "$top" --exclude=./.git --exclude=./build/obj --exclude=./build/deb --exclude=./build/tests \
-		--exclude=./build/fuzz -cf - . | tar -C "$unpriv/proj" -xf -
+	tar -C "$top" --exclude=./.git --exclude=./build -cf - . | tar -C "$unpriv/proj" -xf -
+	mkdir "$unpriv/proj/build" && cp "$umlrun" "$unpriv/proj/build/umlrun" && cp -R "$B/guest" "$unpriv/proj/build/"
 	find "$unpriv" -type d -exec chown 65534:65534 {} +
 	as_nobody() {
-		run setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$unpriv/home" \
+		run setpriv --reuid=65534 --regid=65534 --clear-groups env -u UMLRUN_HOME HOME="$unpriv/home" \
 			XDG_CACHE_HOME="$unpriv/cache" TMPDIR="$unpriv/tmp" "$@" "$unpriv/proj/build/umlrun" run \
 			--results="$unpriv/results" --suite-dir="$unpriv/proj/tests/integration/suites" iconfine
 	}
@@ -592,12 +501,6 @@ else
 fi
 
 # ---- --mem, --run and --mount: refused with one line before any guest boots ----
-# usage_line PATTERN: exit 2, one line on stderr matching PATTERN, and no
-# results folder made.
-usage_line() {
-	[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q -- "$1" "$work/err" &&
-		[ ! -e "$work/nores" ]
-}
 for mem in 16M 31M 100000G; do
 	run "$umlrun" run --results="$work/nores" --mem=$mem smoke/t0001-pass.sh
 	usage_line "^umlrun: --mem=$mem: .*give 32M to " || { echo "# --mem=$mem: exit $rc"; false; } || break
@@ -848,7 +751,7 @@ run "$umlrun" run $R --overlay="$ov" itest/t0001-pass.sh
 check "results.json names the overlays of the run"
 # A static program: no library to list, and no noise (the loader's --list
 # crashed on it, and the shell printed "Segmentation fault" on every run).
-mkdir -p "$work/ovs/usr/local/bin" && cp "$top/build/guest/nsexec" "$work/ovs/usr/local/bin/mystatic"
+mkdir -p "$work/ovs/usr/local/bin" && cp "$B/guest/nsexec" "$work/ovs/usr/local/bin/mystatic"
 run "$umlrun" exec --overlay="$work/ovs" -- test -x /usr/local/bin/mystatic
 [ $rc -eq 0 ] && [ ! -s "$work/err" ]
 check "--overlay with a static program lays it with nothing on stderr"
