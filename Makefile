@@ -146,7 +146,7 @@ format:
 # Every test file, one after another: each runs alone and prints its own
 # TAP (tests/integration/lib.sh). All run; the check fails if one did.
 integration-check: all
-	@failed=; for t in tests/integration/t-*.sh tests/integration/run.sh tests/integration/debug.sh; do \
+	@failed=; for t in tests/integration/t-*.sh tests/integration/debug.sh; do \
 		echo "# $$t"; B=$(B) sh $$t || failed="$$failed $$t"; \
 	done; \
 	[ -z "$$failed" ] || { echo "integration-check: failed:$$failed" >&2; exit 1; }

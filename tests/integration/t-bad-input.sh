@@ -38,4 +38,15 @@ run env UMLRUN_HOME="$work/proj" "$umlrun" build
 [ $rc -eq 3 ] && grep -q "apt-get install umlrun-no-such-package" "$work/err"
 check "a missing Debian package exits 3 naming it and the install command"
 
+mkfifo "$work/fifo"
+bad=0
+for f in /dev/zero "$work/fifo"; do
+	run timeout 20 "$umlrun" run --results="$work/nores" --durations="$f" --shard=1/2 smoke
+	usage_line "durations file $f: not a regular file" || bad=1
+	run timeout 20 "$umlrun" build --config="$f"
+	usage_line "config fragment $f: not a regular file" || bad=1
+done
+[ $bad -eq 0 ]
+check "--durations and --config of a device or a fifo exit 2 at once (they grew umlrun without end or hung it)"
+
 tap_done

@@ -3,7 +3,7 @@
 # Each "ok" means the attempt was refused; the first two checks are the
 # controls (the same mounts do work where the guest may go), so a refusal
 # is the confinement's and not a broken mount. Raw KTAP, no harness.
-# The host side (tests/integration/run.sh) also looks for the canary files.
+# The host side (tests/integration/t-confine.sh) also looks for the canary files.
 up=../../../../../../../../../..
 n=0
 say() {

@@ -4,7 +4,7 @@
 # host's PATH_MAX, with a symbolic link at the bottom (made only where
 # Landlock is missing), a
 # line of 100,000 bytes, and terminal escape sequences meant to redraw the
-# user's screen. The host side (tests/integration/run.sh) checks what
+# user's screen. The host side (tests/integration/t-confine.sh) checks what
 # reached the results folder and the terminal. Raw KTAP, no harness.
 echo "KTAP version 1"
 echo "1..2"

@@ -1,43 +1,54 @@
 #!/bin/sh
-# kunit.sh - umlrun kunit's kunit.py options on a real KUnit kernel, each
-# compared with what the kernel tree's own tools/testing/kunit/kunit.py
-# makes of the same console where kunit.py has an answer (docs/kunit.md,
-# "kunit.py option -> umlrun").
-#
-# Prints TAP; exits 1 if a check failed. run.sh sources it in its KUnit
-# section, on its KUnit kernel (kernel/time's and lib/kunit's
-# kunitconfigs); alone, it finds that kernel in the cache or builds it. The kunit.py checks need python3 and skip
-# cleanly without it: umlrun itself has no Python.
-set -u
+# t-kunit.sh - umlrun kunit: the kernel's KUnit tests at boot (docs/kunit.md),
+# and kunit.py's options, each compared with what the kernel tree's own
+# tools/testing/kunit/kunit.py makes of the same console where kunit.py has
+# an answer (docs/kunit.md, "kunit.py option -> umlrun"). The kunit.py
+# checks need python3 and skip cleanly without it: umlrun itself has no
+# Python.
+. "$(dirname "$0")/lib.sh"
+itest_own_cache
 
-# Sourced by run.sh (kunit_in_run_sh=1), on its cache, kernel and helpers;
-# else on the developer's cache.
-if [ -z "${kunit_in_run_sh:-}" ]; then
-	top=$(cd "$(dirname "$0")/../.." && pwd)
-	umlrun=$top/build/umlrun
-	work=$(mktemp -d /tmp/umlrun-kunit-itest.XXXXXX)
-	chmod 755 "$work"
-	export TMPDIR="$work/tmp"
-	mkdir "$TMPDIR"
-	trap 'rm -rf "$work"' EXIT INT TERM
-	results=$work/results
-	. "$top/tests/tap.sh"
-	tap_on_fail() {
-		echo "# exit status $rc"
-		for f in "$work/out" "$work/err"; do
-			[ -s "$f" ] && tail -n 8 "$f" | sed 's/^/#   /'
-		done
-	}
-	run() {
-		"$@" >"$work/out" 2>"$work/err"
-		rc=$?
-	}
-	K="--kunitconfig=$top/uml-config/kunit/kernel-time.kunitconfig --kunitconfig=lib/kunit"
-fi
-skip() {
-	n=$((n + 1))
-	echo "ok $n $1 # SKIP $2"
-}
+# One KUnit kernel (the developer's cached one when there is one: the
+# same kunitconfigs as bench/kunit.sh): kernel/time's suite and lib/kunit's.
+# The whole set under inf-cpu, the default: lib/kunit's cross_kthread case
+# spins a kernel thread on schedule() until stopped, which hung there until
+# our patch 7.2/0005-um-sched-repick-clock (docs/kunit.md).
+K="--kunitconfig=$top/uml-config/kunit/kernel-time.kunitconfig --kunitconfig=lib/kunit"
+run "$umlrun" kunit $K --results="$results"
+[ $rc -eq 0 ] && grep -q '^ok [0-9]* kunit/time_test_cases$' "$work/out" &&
+	grep -q '^    ok [0-9]* backtrace_suppression_test_cross_kthread$' "$work/out" &&
+	grep -q '^ok [0-9]* kunit/backtrace-suppression-test$' "$work/out" &&
+	grep -q '^    ok 1 time64_to_tm_test_date_range$' "$work/out" &&
+	grep -q '^ok [0-9]* kunit/kunit-try-catch-test$' "$work/out" &&
+	grep -q '^ok [0-9]* kunit/example$' "$work/out" &&
+	grep -q '^    ok [0-9]* example_skip_test # SKIP this test should be skipped$' "$work/out" &&
+	grep -q '"id": "kunit/time_test_cases", "attempt": 1, "result": "pass"' "$results/latest/results.json" &&
+	grep -q '<testsuite name="kunit/example"' "$results/latest/junit.xml" &&
+	[ -s "$results/latest/report.html" ] && [ -s "$results/latest/ktap.txt" ] &&
+	grep -q '^ok 1 time64_to_tm_test_date_range$' "$results/latest/kunit/time_test_cases/ktap.log" &&
+	grep -q 'reboot: \(Power down\|System halted\)' "$results/latest/console.log" && nothing_left
+check "umlrun kunit boots the KUnit kernel once and reports each suite, its cases nested, in the results folder; a kernel thread spinning on schedule() ends under inf-cpu"
+run "$umlrun" kunit $K --results="$results" 'time_test*'
+[ $rc -eq 0 ] && grep -q '^1\.\.1$' "$work/out" && grep -q '^ok 1 kunit/time_test_cases$' "$work/out"
+check "umlrun kunit GLOB runs only the suites it selects (kunit.filter_glob)"
+run "$umlrun" kunit $K --list 'example.example_skip*'
+[ $rc -eq 0 ] && [ "$(cat "$work/out")" = "example.example_skip_test" ]
+check "umlrun kunit --list prints the selected SUITE.CASE names"
+run "$umlrun" kunit $K --results="$results" 'no_such_suite*'
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "no KUnit suite matches GLOB 'no_such_suite\*'" "$work/err" &&
+	nothing_left
+check "umlrun kunit with a GLOB that selects nothing exits 2 with one line"
+run "$umlrun" kunit --kunitconfig="$work/no-such.kunitconfig" --results="$results"
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "no-such.kunitconfig: no such file" "$work/err"
+check "umlrun kunit with a missing kunitconfig exits 2 with one line"
+printf 'CONFIG_KUNIT=y\nCONFIG_UMLRUN_NO_SUCH_TEST=y\n' >"$work/lost.kunitconfig"
+run "$umlrun" kunit --kunitconfig="$work/lost.kunitconfig" --results="$results"
+[ $rc -eq 2 ] && [ "$(grep -c 'did not survive' "$work/err")" -eq 1 ] &&
+	tail -n 1 "$work/err" | grep -q "CONFIG_UMLRUN_NO_SUCH_TEST=y ($work/lost.kunitconfig:2)" &&
+	! grep -qs 'lost.kunitconfig' "$XDG_CACHE_HOME"/umlrun/kernels/*/inputs.txt
+check "a kunitconfig option the kernel does not keep exits 2 naming it, no cache entry left"
+
+# ---- kunit.py's options, on the same kernel ----
 
 run "$umlrun" kunit $K -q --results="$results"
 [ $rc -eq 0 ]
@@ -46,7 +57,8 @@ kernel=$(sed -n 's/^  "kernel": "\(.*\)",$/\1/p' "$results/latest/results.json")
 # The tree the kernel was built from, whose kunit.py is the peer.
 tree=$(sed -n 's/^\$ make -C \([^ ]*\) ARCH=um .*/\1/p' "$(dirname "$kernel")/build.log" | head -n 1)
 tree=${tree%/}
-# A kernel another cache built (run.sh's, by hard links): its tree is here too.
+# A kernel another cache built (the developer's, linked by itest_own_cache):
+# its tree is here too.
 [ -d "$tree" ] || tree=${XDG_CACHE_HOME:-$HOME/.cache}/umlrun/src/${tree#*/umlrun/src/}
 kunitpy=
 if command -v python3 >/dev/null && [ -f "$tree/tools/testing/kunit/kunit.py" ]; then
@@ -181,4 +193,4 @@ run "$umlrun" kunit $K --results="$results" --no-build --kconfig_add=CONFIG_UMLR
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q 'is not built' "$work/err"
 check "--kconfig_add makes another kernel (--no-build: not built, exit 2, one line)"
 
-[ -n "${kunit_in_run_sh:-}" ] || tap_done
+tap_done

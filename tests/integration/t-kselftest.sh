@@ -1,0 +1,44 @@
+#!/bin/sh
+# t-kselftest.sh - umlrun kselftest: the kernel's own selftests (docs/kselftest.md).
+. "$(dirname "$0")/lib.sh"
+itest_own_cache
+
+# The timers build is shared with the developer's cache when it has one
+# (about 12 s to build otherwise); each cache entry is complete or absent.
+[ -d "$real_cache/kselftest" ] && [ ! -e "$XDG_CACHE_HOME/umlrun/kselftest" ] &&
+	cp -a "$real_cache/kselftest" "$XDG_CACHE_HOME/umlrun/"
+kcache=$XDG_CACHE_HOME/umlrun/kselftest
+run "$umlrun" kselftest timers --results="$results" --filter='*-leap-a-day.sh' \
+	--filter='*-posix_timers.sh'
+[ $rc -eq 0 ] && grep -q '^ok [12] kselftest-timers/t[0-9]*-leap-a-day.sh$' "$work/out" &&
+	grep -q '^ok [12] kselftest-timers/t[0-9]*-posix_timers.sh # SKIP UML limitation: .*ITIMER_VIRTUAL' "$work/out" &&
+	grep -q '^        # Leap complete' "$work/out" &&
+	grep -q '"result": "skip"' "$results/latest/results.json" &&
+	! ls "$kcache" | grep -q 'tmp' && nothing_left
+check "umlrun kselftest runs timers' leap-a-day across a leap second and skips posix_timers, saying why"
+# The programs that poll the clock run as written with a cost per system
+# call: threadtest's 30 s of 8 polling threads, leapcrash's 20 leaps.
+run "$umlrun" kselftest timers --results="$results" --filter='*-threadtest.sh' \
+	--filter='*-leapcrash.sh'
+[ $rc -eq 0 ] && grep -q '^ok [12] kselftest-timers/t[0-9]*-threadtest.sh$' "$work/out" &&
+	grep -q '^ok [12] kselftest-timers/t[0-9]*-leapcrash.sh$' "$work/out" &&
+	grep -q '^        # it polls the clock: each system call takes 50000000 ns' "$work/out" &&
+	grep -q '^        # Testing consistency with 8 threads for 30 seconds: \[OK\]' "$work/out" &&
+	[ "$(grep -o '"sim_seconds": [0-9]*' "$results/latest/results.json" |
+		awk '$2 >= 30 { n++ } END { print n + 0 }')" -eq 2 ] && nothing_left
+check "umlrun kselftest runs the timers programs that poll the clock as written (threadtest, leapcrash), a cost on each system call"
+run "$umlrun" kselftest no-such-target --results="$results"
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "unknown target 'no-such-target'" "$work/err" &&
+	nothing_left
+check "umlrun kselftest of an unknown target exits 2 with one line"
+# capabilities needs libcap-ng's headers: without them it does not build.
+if [ ! -e /usr/include/cap-ng.h ]; then
+	run "$umlrun" kselftest capabilities --results="$results"
+	[ $rc -eq 3 ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+		grep -q "kselftest capabilities does not build: .*cap-ng.h: No such file" "$work/err" &&
+		! grep -qs 'target: capabilities' "$kcache"/*/inputs.txt &&
+		! ls "$kcache" | grep -q 'tmp' && nothing_left
+	check "umlrun kselftest of a target that does not build exits 3 naming the compiler's error, nothing half-built kept"
+fi
+
+tap_done
