@@ -173,7 +173,7 @@ suites-check: all
 # project's hostap snapshot: a few cases, a spinning one, bad input. It
 # builds hostap's programs and the hwsim kernel once (cached).
 hwsim-check: all
-	sh tests/integration/hwsim.sh
+	B=$(B) sh tests/integration/hwsim.sh
 # The HTML report, loaded in a real headless browser (Debian's chromium).
 html-check: all
 	sh tests/html/check.sh

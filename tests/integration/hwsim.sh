@@ -9,28 +9,10 @@
 #
 # Prints TAP; exits 1 if any check failed. Builds hostap's programs and the
 # hwsim kernel once (cached): about 15 minutes on 2 cores the first time.
-set -u
+. "$(dirname "$0")/lib.sh"
+# A failed case's log runs longer: more of it after a failed check.
+tap_tail=12
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-umlrun=${UMLRUN:-$top/build/umlrun}
-work=$(mktemp -d /tmp/umlrun-hwsim.XXXXXX)
-chmod 755 "$work"
-export TMPDIR="$work/tmp"
-mkdir "$TMPDIR"
-trap 'rm -rf "$work"' EXIT INT TERM
-. "$top/tests/tap.sh"
-tap_on_fail() {
-	echo "# exit status $rc"
-	for f in "$work/out" "$work/err"; do
-		[ -s "$f" ] && tail -n 12 "$f" | sed 's/^/#   /'
-	done
-}
-run() {
-	"$@" >"$work/out" 2>"$work/err"
-	rc=$?
-}
-
-echo "TAP version 13"
 tarball=${UMLRUN_HOSTAP_TARBALL:-}
 if [ -z "$tarball" ]; then
 	for t in "$top"/../shared/hostap/hostap-*.tar.xz /work/shared/hostap/hostap-*.tar.xz; do
@@ -46,7 +28,6 @@ tar -xJf "$tarball" -C "$work" || {
 	exit 1
 }
 tree=$work/hostap
-results=$work/results
 
 # ---- bad input: one line, exit 2, nothing built ----
 run "$umlrun" hwsim --hostap="$work/nonexistent"
@@ -128,8 +109,7 @@ run "$umlrun" hwsim --hostap="$tree" --results="$results" --rerun-failed --list
 [ $rc -eq 0 ] && [ "$(cat "$work/out")" = "umlrun_stuck umlrun_stuck_spin
 umlrun_stuck umlrun_stuck_fail" ]
 check "--rerun-failed selects the cases the last run failed (the stuck one too), each once"
-left=$(pgrep -af "$TMPDIR/umlrun"; ls -A "$TMPDIR")
-[ -z "$left" ]
+nothing_left
 check "no guest or stage of these runs is left"
 
 tap_done
