@@ -96,6 +96,9 @@ struct session {
 	double case_wall;	/* hwsim: a case's wall-clock limit (sched's result_wall_timeout) */
 	bool case_retry;	/* hwsim: a batch's failed cases once again, alone */
 	const char *hwsim_tree; /* hwsim: --hostap, resolved */
+	/* hwsim: a stuck batch's rest, its failed cases again (sched_opts.follow_up) */
+	const struct test **(*follow_up)(void *ctx, const struct test *t, enum verdict v,
+					 struct ktap *k);
 };
 
 static void find_project(struct session *s)
@@ -1086,7 +1089,7 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 		.wall_timeout = o->gdb ? GDB_WALL_TIMEOUT : o->wall_timeout,
 		/* A hostap batch's limit is its slowest case's, after each result. */
 		.result_wall_timeout = s->case_wall,
-		.follow_up = o->cmd == CMD_HWSIM ? hwsim_more : NULL,
+		.follow_up = s->follow_up,
 		.follow_ctx = s,
 		.jobs = o->jobs ? o->jobs : cpus_usable(),
 		.repeat = repeat,
@@ -1912,6 +1915,7 @@ static int cmd_hwsim(const struct opts *o)
 	run.nconfigs = o->nconfigs + 1;
 	s.manifest_extra = xasprintf("%s/rootfs/manifest.hwsim", s.project);
 	s.hwsim_tree = tree;
+	s.follow_up = hwsim_more;
 	hwsim_check_packages(&s);
 	check_inputs(&s);
 	build = hwsim_build(&s, tree);
