@@ -57,8 +57,8 @@ $(B)/obj/%.o: runner/%.c $(RUNNER_HDRS) | $(B)/obj
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(RUNNER_INC) $(JSON_CFLAGS) -DUMLRUN_DATADIR='"$(DATADIR)"' -c -o $@ $<
 
-# DATADIR is compiled into umlrun.o: another PREFIX or DATADIR rebuilds it.
-$(B)/obj/cli/umlrun.o: $(B)/datadir
+# DATADIR is compiled into session.o (find_project): another PREFIX or DATADIR rebuilds it.
+$(B)/obj/cli/session.o: $(B)/datadir
 $(B)/datadir: FORCE
 	@mkdir -p $(B); echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
 FORCE:
