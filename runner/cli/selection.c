@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "finish.h"
 #include "selection.h"
 #include "shard.h"
 
@@ -119,7 +120,7 @@ static void check_failed_found(const struct session *s, const struct loaded_run 
 
 void load_last_run(const struct session *s, struct loaded_run *last)
 {
-	const char *results = s->o->results_dir ? s->o->results_dir : "results";
+	const char *results = finish_results_dir(s->o);
 	_cleanup_free_ char *latest = xasprintf("%s/latest", results);
 	struct uerr e;
 

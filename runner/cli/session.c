@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "finish.h"
+#include "finish.h"
 #include "gdb.h"
 #include "overlay_cache.h"
 #include "profile.h"
@@ -304,7 +306,7 @@ static void resolve_random_seed(struct session *s)
  */
 static void check_rw_mount(const struct session *s, const char *spec, const char *host)
 {
-	const char *results = s->o->results_dir ? s->o->results_dir : "results";
+	const char *results = finish_results_dir(s->o);
 	/* It may not exist yet, nor its parents: run_dir_create makes them all. */
 	_cleanup_free_ char *real = path_resolved(results);
 
@@ -677,7 +679,7 @@ void check_inputs(struct session *s)
 			    s->o->overlays[i]);
 	if (s->o->cmd == CMD_RUN || s->o->cmd == CMD_COMPARE || s->o->cmd == CMD_KSELFTEST ||
 	    s->o->cmd == CMD_KUNIT || s->o->cmd == CMD_HWSIM) {
-		const char *dir = s->o->results_dir ? s->o->results_dir : "results";
+		const char *dir = finish_results_dir(s->o);
 
 		if (!could_create(dir))
 			die_sys(EXIT_USAGE,

@@ -25,6 +25,7 @@
 #include "boot.h"
 #include "session.h"
 #include "selection.h"
+#include "finish.h"
 #include "doctor.h"
 #include "gdb.h"
 #include "gdbserver.h"
@@ -72,94 +73,6 @@ static char *harness_options(const struct opts *o)
 
 /* ---- run ---------------------------------------------------------- */
 
-/* One run of a list of tests, in a run folder of its own. */
-struct run {
-	enum tt_mode mode;
-	FILE *out; /* KTAP as it comes, or NULL */
-	char *dir;
-	struct sched_result res;
-	double wall_seconds;
-	int exit_code;
-	char **not_run; /* ids it never started (pointers into the test list) */
-	size_t nnot_run;
-};
-
-/* A signal that came while the reports were written (finish_run, finish_stdout). */
-static int late_signal;
-
-/* The tests a run that stopped early never started: --rerun-failed runs them too. */
-static void find_not_run(const struct test_list *tests, struct run *run)
-{
-	run->not_run = xcalloc(tests->n + 1, sizeof(char *));
-	run->nnot_run = 0;
-	for (size_t i = 0; i < tests->n; i++) {
-		bool ran = false;
-
-		for (size_t j = 0; !ran && j < run->res.nrec; j++)
-			ran = run->res.rec[j].test == &tests->v[i];
-		if (!ran)
-			run->not_run[run->nnot_run++] = tests->v[i].id;
-	}
-}
-
-static void write_reports(struct session *s, struct run *run, const char *example)
-{
-	_cleanup_free_ char *json = xasprintf("%s/results.json", run->dir);
-	_cleanup_free_ char *junit = xasprintf("%s/junit.xml", run->dir);
-	_cleanup_free_ char *html = xasprintf("%s/report.html", run->dir);
-	struct run_info ri = {
-		.mode = tt_mode_name(run->mode),
-		.has_start = s->has_start,
-		.start = (long long)s->start_secs,
-		.kernel = s->kernel.binary,
-		.kernel_key = s->kernel.key,
-		.cmdline_example = example,
-		.overlays = s->overlays,
-		.noverlays = s->o->noverlays,
-		.shard = s->o->shard,
-		.seed = (long long)s->seed,
-		.random_seed = (long long)s->random_seed,
-		.confinement = s->confinement,
-		.kernel_release = s->kernel.release,
-		.userspace = s->stage.seccomp ? "seccomp" : "ptrace",
-		.host_cpu = s->host_cpu,
-		.cpu_cost = s->cpu_cost,
-		.selection = s->selection[0] ? s->selection : NULL,
-		.wall_seconds = run->wall_seconds,
-		.exit_code = run->exit_code,
-		.not_run = run->not_run,
-		.nnot_run = run->nnot_run,
-	};
-	struct uerr e;
-
-	/*
-	 * A run whose reports are missing has no result a CI job can trust:
-	 * each failure is named and the run exits 3. The reports carry the
-	 * exit code, so those written before a failure are written again.
-	 */
-	for (int pass = 0; pass < 2; pass++) {
-		bool failed = false;
-
-		ri.exit_code = run->exit_code;
-		if (report_write_json(json, &ri, run->res.rec, run->res.nrec, &e) < 0)
-			failed = true, uerr_print(&e);
-		if (report_write_junit(junit, &ri, run->res.rec, run->res.nrec, &e) < 0)
-			failed = true, uerr_print(&e);
-		if (report_write_html(html, run->dir, &ri, run->res.rec, run->res.nrec, &e) < 0)
-			failed = true, uerr_print(&e);
-		if (!failed || run->exit_code == EXIT_INFRA)
-			break;
-		run->exit_code = EXIT_INFRA;
-	}
-	/* Remembered for the next run's order; time travel off is not comparable. */
-	if (run->mode != TT_OFF) {
-		_cleanup_free_ char *cache = durations_cache_path();
-
-		if (durations_record(cache, run->res.rec, run->res.nrec, &e) < 0)
-			warn("%s", e.msg);
-	}
-}
-
 /*
  * Every guest died before its init reported anything: not the tests'
  * fault but the host's (ptrace forbidden, no /dev/shm, ...).
@@ -205,7 +118,6 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	double t0 = monotonic_now();
 	struct uerr e;
 	bool sched_failed;
-	int out_err, ktap_err;
 	char **argv;
 	FILE *ktap;
 
@@ -218,10 +130,7 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 		uerr_die(&e);
 	example = strv_join(argv);
 	strv_free(argv);
-	if (run_dir_create(o->results_dir ? o->results_dir : "results", &run->dir, &e) < 0)
-		uerr_die(&e);
-	if (e.msg[0]) /* the run folder is there, its latest link is not */
-		warn("%s", e.msg);
+	finish_open(o, run);
 	ktap_path = xasprintf("%s/ktap.txt", run->dir);
 	ktap = fopen(ktap_path, "we");
 	if (!ktap)
@@ -273,78 +182,7 @@ static void run_tests(struct session *s, const struct test_list *tests, struct r
 	else if (no_guest_came_up(&run->res))
 		doctor_hint();
 	run->wall_seconds = monotonic_now() - t0;
-	run->exit_code = run->res.host_signal ? EXIT_SIGNAL_BASE + run->res.host_signal
-					      : exit_code_of(run->res.rec, run->res.nrec);
-	/* Tests that never ran did not pass. */
-	if (!run->res.host_signal && (sched_failed || run->res.nrec < total))
-		run->exit_code = EXIT_INFRA;
-	if (run->res.nrec < total)
-		find_not_run(tests, run);
-	/* Said in ktap.txt too: its plan promised more result lines than it holds. */
-	if (run->res.host_signal || run->res.nrec < total) {
-		_cleanup_free_ char *what =
-		    run->res.host_signal
-			? xasprintf("interrupted by %s", sigabbrev_np(run->res.host_signal))
-			: xstrdup("the run failed (see above)");
-
-		if (run->out)
-			outq_printf(&outq_stdout, "# %s: %zu of %zu test files ran\n", what,
-				    run->res.nrec, total);
-		fprintf(ktap, "# %s: %zu of %zu test files ran\n", what, run->res.nrec, total);
-	}
-	sched_write_errors(&out_err, &ktap_err);
-	/* A reader gone during the last test: its SIGPIPE came too late to read. */
-	if (out_err == EPIPE && !run->res.host_signal) {
-		run->res.host_signal = SIGPIPE;
-		run->exit_code = EXIT_SIGNAL_BASE + SIGPIPE;
-		out_err = 0;
-	}
-	/* The run folder removed or replaced under the run: ktap.txt went with it. */
-	{
-		struct stat open_st, path_st;
-
-		if (!ktap_err && fstat(fileno(ktap), &open_st) == 0 &&
-		    (stat(ktap_path, &path_st) < 0 || path_st.st_ino != open_st.st_ino ||
-		     path_st.st_dev != open_st.st_dev))
-			ktap_err = ENOENT;
-	}
-	errno = 0;
-	if (ferror(ktap) | (fclose(ktap) != 0) || ktap_err) {
-		note("cannot write %s: %s", ktap_path,
-		     strerror(ktap_err ? ktap_err
-			      : errno  ? errno
-				       : EIO));
-		run->exit_code = EXIT_INFRA;
-	}
-	/* The result lines did not reach their reader: not a pass. */
-	if (run->out && (out_err || fflush(run->out) != 0 || ferror(run->out)) &&
-	    !run->res.host_signal) {
-		note("cannot write the results to stdout: %s (they are in %s)",
-		     strerror(out_err ? out_err
-			      : errno ? errno
-				      : EIO),
-		     run->dir);
-		run->exit_code = EXIT_INFRA;
-	}
-	write_reports(s, run, example);
-	/*
-	 * A signal while they were written: the run ends as it says, and so
-	 * do the reports, written again (finish_stdout then waits for no
-	 * reader).
-	 */
-	{
-		int sig;
-
-		while ((sig = supervise_read_signal(supervise_signalfd())) == SIGCHLD)
-			;
-		if (sig > 0) {
-			late_signal = sig;
-			if (!run->res.host_signal)
-				run->res.host_signal = sig;
-			run->exit_code = EXIT_SIGNAL_BASE + sig;
-			write_reports(s, run, example);
-		}
-	}
+	finish_run(s, tests, total, sched_failed, ktap, ktap_path, example, run);
 }
 
 static int by_seed(const void *a, const void *b)
@@ -451,57 +289,6 @@ static void coverage_report(const struct session *s, const struct run *run)
 }
 
 /* The phases of run once the project is found; kselftest runs its own suites with them. */
-/*
- * How many of n records passed, as the exit status counts them: skipped
- * and flaky ones too, which also (" (1 skipped, 0 flaky)", or "") says.
- */
-static size_t passed_count(const struct record *rec, size_t n, char *also, size_t size)
-{
-	size_t pass = 0, skipped = 0, flaky = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		pass += verdict_passed(rec[i].verdict);
-		skipped += rec[i].verdict == V_SKIP;
-		flaky += rec[i].verdict == V_FLAKY;
-	}
-	if (skipped || flaky)
-		snprintf(also, size, " (%zu skipped, %zu flaky)", skipped, flaky);
-	else
-		also[0] = '\0';
-	return pass;
-}
-
-/*
- * The end of a run's stdout: what its reader has not taken yet, waited for
- * (the reports are written by now), but not past a signal, which makes the
- * exit status 128+N as during the run.
- */
-static void finish_stdout(int *exit_code)
-{
-	int sig = late_signal;
-
-	if (!sig)
-		sig = outq_drain(&outq_stdout, supervise_signalfd());
-
-	if (!sig)
-		sig = outq_drain(&outq_stderr, supervise_signalfd()); /* -v's copy */
-
-	/*
-	 * One that came while the output drained ends umlrun by it; the
-	 * reports, written before, keep the run's own status.
-	 */
-	while (!sig && (sig = supervise_read_signal(supervise_signalfd())) == SIGCHLD)
-		sig = 0;
-	if (sig) {
-		*exit_code = EXIT_SIGNAL_BASE + sig;
-		return;
-	}
-	if (outq_stdout.dropped || outq_stderr.dropped)
-		warn("%zu bytes of output were not shown: the reader did not keep up (ktap.txt "
-		     "and the test folders have them)",
-		     outq_stdout.dropped + outq_stderr.dropped);
-}
-
 static int run_session(struct session *s)
 {
 	const struct opts *o = s->o;
@@ -1384,12 +1171,8 @@ static int kunit_boot(struct session *s, const char *glob)
 	}
 	kunit_records(&k, &out, &tests, &run.res.rec, &run.res.nrec);
 	run.res.host_signal = out.end == GUEST_INTERRUPTED ? out.host_signal : 0;
-	run.exit_code = run.res.host_signal ? EXIT_SIGNAL_BASE + run.res.host_signal
-					    : exit_code_of(run.res.rec, run.res.nrec);
-	if (run_dir_create(o->results_dir ? o->results_dir : "results", &run.dir, &e) < 0)
-		uerr_die(&e);
-	if (e.msg[0])
-		warn("%s", e.msg);
+	finish_exit_code(&run);
+	finish_open(o, &run);
 	if (kunit_write_dirs(run.dir, &k, boots[0].cmdline, run.res.rec, run.res.nrec, &e) < 0) {
 		uerr_print(&e);
 		run.exit_code = EXIT_INFRA;
@@ -1411,8 +1194,8 @@ static int kunit_boot(struct session *s, const char *glob)
 	    pass, run.res.nrec, also, run.wall_seconds, k.last_sim > 0 ? k.last_sim : 0.0, run.dir);
 	/* A reader gone (| head): 128+SIGPIPE, as run says, and so do the reports. */
 	errno = 0;
-	if (fflush(stdout) != 0 && errno == EPIPE && !run.res.host_signal)
-		run.exit_code = EXIT_SIGNAL_BASE + SIGPIPE;
+	if (fflush(stdout) != 0)
+		finish_reader_gone(&run, errno);
 	write_reports(s, &run, boots[0].cmdline);
 	kunit_records_free(&tests, run.res.rec, run.res.nrec);
 	kunit_log_free(&k);
