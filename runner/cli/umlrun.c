@@ -1,63 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
- * umlrun.c - the command layer: parse, dispatch, print, exit.
+ * umlrun.c - main: parse the options, dispatch to the command's handler,
+ * and make sure what it said reached stdout.
  *
- * Every command is a short list of phases (find the project, make sure the
- * kernel and root folder are built, boot, supervise, report); the work is
- * in the modules. This is the only file that prints errors or exits.
+ * Each command is a handler in the file of its command (commands.h lists
+ * them), a short list of phases over a session (session.h): find the
+ * project, build or find the kernel and root folder, boot, supervise;
+ * the tests it runs chosen by selection.h, its run ended by finish.h. The
+ * work is in the modules below runner/cli/, which return errors; only the
+ * command layer, runner/cli/, prints them and exits.
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
-#include <fnmatch.h>
-#include <inttypes.h>
-#include <grp.h>
-#include <libgen.h>
-#include <pwd.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "boot.h"
-#include "session.h"
-#include "selection.h"
-#include "finish.h"
-#include "cmd_run.h"
 #include "commands.h"
-#include "doctor.h"
-#include "gdb.h"
-#include "gdbserver.h"
-#include "html.h"
-#include "kernel_cache.h"
-#include "kselftest.h"
-#include "hostap_build.h"
-#include "hwsim.h"
-#include "hwsim_pyc.h"
-#include "kunit.h"
-#include "kunit_json.h"
-#include "ktap.h"
 #include "options.h"
-#include "overlay_cache.h"
-#include "plain.h"
-#include "profile.h"
-#include "prune.h"
-#include "report.h"
-#include "results_read.h"
-#include "merge.h"
-#include "shard.h"
-#include "rootfs.h"
-#include "starttime.h"
-#include "suite.h"
-#include "sched.h"
-#include "supervise.h"
-#include "trace.h"
+#include "util.h"
 
-/* ---- build, list, help --------------------------------------------- */
-
+/* help: umlrun's usage, or a command's. */
 int cmd_help(const struct opts *o)
 {
 	enum command c = o->nargs ? command_lookup(o->args[0]) : CMD_NONE;
