@@ -263,7 +263,7 @@ bench: all
 	sh bench/run.sh
 
 # The launcher in bin/; what it reads at run time in $(DATADIR), laid out
-# as in a checkout (find_project in runner/cli/umlrun.c): the static guest
+# as in a checkout (find_project in runner/cli/session.c): the static guest
 # programs in build/guest/, uml-config/, the root folder's manifest and
 # scripts, the suites and the package list (umlrun doctor); the docs,
 # man pages and bash completion where the FHS puts them.
