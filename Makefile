@@ -57,8 +57,8 @@ $(B)/obj/%.o: runner/%.c $(RUNNER_HDRS) | $(B)/obj
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(RUNNER_INC) $(JSON_CFLAGS) -DUMLRUN_DATADIR='"$(DATADIR)"' -c -o $@ $<
 
-# DATADIR is compiled into umlrun.o: another PREFIX or DATADIR rebuilds it.
-$(B)/obj/cli/umlrun.o: $(B)/datadir
+# DATADIR is compiled into session.o (find_project): another PREFIX or DATADIR rebuilds it.
+$(B)/obj/cli/session.o: $(B)/datadir
 $(B)/datadir: FORCE
 	@mkdir -p $(B); echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
 FORCE:
@@ -267,7 +267,7 @@ bench: all
 	sh bench/run.sh
 
 # The launcher in bin/; what it reads at run time in $(DATADIR), laid out
-# as in a checkout (find_project in runner/cli/umlrun.c): the static guest
+# as in a checkout (find_project in runner/cli/session.c): the static guest
 # programs in build/guest/, uml-config/, the root folder's manifest and
 # scripts, the suites and the package list (umlrun doctor); the docs,
 # man pages and bash completion where the FHS puts them.

@@ -1106,7 +1106,7 @@ static int check_combination(struct opts *o, const struct command_desc *d, struc
 	if (o->gdb && o->gdb_guest)
 		return uerr_set(e, EXIT_USAGE,
 				"--gdb debugs the kernel, --gdb-guest a guest program: give one");
-	/* gdbserver misreads registers under UML's seccomp userspace (umlrun.c). */
+	/* gdbserver misreads registers under UML's seccomp userspace (session.c). */
 	if (o->gdb_guest && o->seccomp && !strcmp(o->seccomp, "on"))
 		return uerr_set(e, EXIT_USAGE,
 				"--gdb-guest needs UML's ptrace userspace: gdbserver misreads a "

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_hwsim.c - umlrun hwsim: hostap's own tests/hwsim suite of
+ * --hostap=TREE, its programs built, its modules byte-compiled once, its
+ * cases in batches as a generated suite that run_session runs
+ * (docs/hwsim.md).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd_run.h"
+#include "commands.h"
+#include "doctor.h"
+#include "hostap_build.h"
+#include "hwsim.h"
+#include "hwsim_pyc.h"
+#include "kselftest.h"
+#include "selection.h"
+
+/* The generated hwsim suite, removed however umlrun ends (cmd_hwsim). */
+static char *live_hwsim;
+
+/* sched_opts.follow_up of hwsim: a stuck batch's rest, its failed cases again. */
+static const struct test **hwsim_more(void *ctx, const struct test *t, enum verdict v,
+				      struct ktap *k)
+{
+	const struct session *s = ctx;
+	_cleanup_free_ char *mine = xasprintf("%s/suites/%s", live_hwsim, t->suite);
+	_cleanup_free_ char *staged = xasprintf("%s/suite/%s", s->stage.dir, t->suite);
+	const char *const dirs[2] = { mine, staged };
+
+	return live_hwsim ? hwsim_follow_up(dirs, t, v, k, s->case_retry) : NULL;
+}
+
+static void remove_live_hwsim(void)
+{
+	if (live_hwsim)
+		rm_rf(live_hwsim);
+}
+
+/* Whether the command line had option name ("--retry"), in any form. */
+static bool option_given(const struct opts *o, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (int i = 0; i < o->nopt_words; i++)
+		if (!strncmp(o->opt_words[i], name, l) &&
+		    (o->opt_words[i][l] == '\0' || o->opt_words[i][l] == '='))
+			return true;
+	return false;
+}
+
+/*
+ * --rerun-failed: the cases the last run failed (hostap's names), from
+ * its hwsim batches; *n 0 when it failed none.
+ */
+static char **hwsim_failed_cases(const struct session *s, size_t *n)
+{
+	struct loaded_run last;
+	char **v = NULL;
+
+	*n = 0;
+	load_last_run(s, &last);
+	for (size_t i = 0; i < last.n; i++) {
+		const struct record *r = &last.rec[i];
+
+		if (strcmp(r->test->suite, HWSIM_SUITE) || verdict_passed(r->verdict))
+			continue;
+		for (size_t c = 0; c < r->ktap.ncases; c++)
+			if (r->ktap.cases[c].result == KTAP_FAIL) {
+				v = xrealloc(v, (*n + 2) * sizeof(*v));
+				v[(*n)++] = xstrdup(r->ktap.cases[c].title);
+				v[*n] = NULL;
+			}
+	}
+	if (last.info.nnot_run)
+		die(EXIT_USAGE,
+		    "--rerun-failed: the last run stopped before some of its batches started; "
+		    "run the cases anew");
+	results_free(&last);
+	return v;
+}
+
+/* --list: the selected cases, "MODULE CASE" a line, and no guest. */
+static int hwsim_print_list(const struct hwsim_list *sel)
+{
+	for (size_t i = 0; i < sel->n; i++)
+		outq_printf(&outq_stdout, "%s %s\n", sel->v[i].module, sel->v[i].name);
+	finish_stdout(&(int){ 0 });
+	return EXIT_PASS;
+}
+
+/* debian-packages' "hwsim" ones: hostap's -dev packages and the guest's python3. */
+static void hwsim_check_packages(const struct session *s)
+{
+	_cleanup_free_ char *list = xasprintf("%s/debian-packages", s->project);
+	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *missing = NULL;
+
+	if (read_file(list, &text, NULL) < 0)
+		die_sys(EXIT_INFRA, "cannot read %s", list);
+	if ((missing = doctor_kind_missing(text, "hwsim")))
+		die(EXIT_INFRA,
+		    "hwsim: Debian packages missing: %s; install them with 'apt-get install %s' "
+		    "(as root: sh tests/deps.sh in a checkout)",
+		    missing, missing);
+}
+
+/* The tree's programs, built with its tests/hwsim configs (or found cached). */
+static char *hwsim_build(const struct session *s, const char *tree)
+{
+	struct hostap_build_opts bo = {
+		.tree = tree,
+		.jobs = s->o->make_jobs ? s->o->make_jobs : cpus_usable(),
+		.progress = isatty(2),
+		.say = say_progress,
+	};
+	char *dir = NULL;
+	struct uerr e;
+	bool built;
+
+	if (hostap_build(&bo, &dir, &built, &e) < 0)
+		uerr_die(&e);
+	return dir;
+}
+
+/*
+ * The generated suite (live_hwsim/suites/hwsim) and what the guests mount:
+ * the tree, and the built programs as hard links into the cache
+ * (live_hwsim/build; a guest may not reach the cache itself), as the
+ * stage holds the root folder.
+ */
+static void hwsim_stage(const struct session *s, const char *build, const struct hwsim_list *sel,
+			const struct hwsim_layout *layout, char ***mounts)
+{
+	_cleanup_free_ char *suites = xasprintf("%s/suites", live_hwsim);
+	_cleanup_free_ char *linked = xasprintf("%s/build", live_hwsim);
+	char *cp_link[] = { "cp", "-al", (char *)build, linked, NULL };
+	char *cp[] = { "cp", "-a", (char *)build, linked, NULL };
+	const struct opts *o = s->o;
+	struct uerr e;
+
+	if (mkdir(suites, 0755) < 0)
+		die_sys(EXIT_INFRA, "cannot create %s", suites);
+	/* Hard links cost nothing; a copy across file systems. */
+	if (run_argv(cp_link, -1) != 0 && (rm_rf(linked), run_argv(cp, -1) != 0))
+		die(EXIT_INFRA, "cannot copy %s to %s", build, linked);
+	if (hwsim_suite_write(suites, sel, layout, &e) < 0)
+		uerr_die(&e);
+	*mounts = xcalloc(o->nmounts + 3, sizeof(char *));
+	(*mounts)[0] = xasprintf("%s:" HWSIM_GUEST_TREE, s->hwsim_tree);
+	(*mounts)[1] = xasprintf("%s:" HWSIM_GUEST_BUILD, linked);
+	for (size_t i = 0; i < o->nmounts; i++)
+		(*mounts)[i + 2] = o->mounts[i];
+}
+
+/* hwsim_compile's job's stderr, kept (to 4 KiB) for its last line. */
+static void keep_err(void *ctx, const char *data, size_t len)
+{
+	struct strbuf *sb = ctx;
+
+	if (sb->len < 4096)
+		sb_add(sb, data, len < 4096 - sb->len ? len : 4096 - sb->len);
+}
+
+/* The last line of text, cut to fit a message. */
+static const char *last_line(struct strbuf *sb)
+{
+	char *end;
+
+	if (!sb->len)
+		return "no message";
+	while (sb->len && sb->buf[sb->len - 1] == '\n')
+		sb->buf[--sb->len] = '\0';
+	end = strrchr(sb->buf, '\n');
+	return end ? end + 1 : sb->buf;
+}
+
+/*
+ * The tree's tests/hwsim, byte-compiled in a guest of the suite's kernel
+ * and root that runs none of the tree's code, into dest (hwsim_pyc.h).
+ * Once per content of the modules; a failure costs only the time it saves.
+ */
+static void hwsim_compile(const struct session *hs, const char *tree, const char *dest)
+{
+	_cleanup_free_ char *out = xasprintf("%s/pyc-out", live_hwsim);
+	_cleanup_free_ char *linked = xasprintf("%s/build", live_hwsim);
+	char *mounts[] = { xasprintf("%s:" HWSIM_GUEST_TREE, tree),
+			   xasprintf("%s:" HWSIM_GUEST_BUILD, linked),
+			   xasprintf("%s:" HWSIM_PYC_GUEST ":rw", out) };
+	char *argv[] = { "sh", "-c", HWSIM_PYC_SCRIPT, NULL };
+	struct opts c = *hs->o;
+	struct session s = { .o = &c, .manifest_extra = hs->manifest_extra };
+	struct strbuf err = { 0 };
+	struct guest_io io = { NULL, keep_err, NULL, &err };
+	struct guest_outcome res;
+	struct guest_spec g;
+	struct uerr e;
+
+	c.cmd = CMD_EXEC;
+	c.mounts = mounts;
+	c.nmounts = 3;
+	c.overlays = NULL;
+	c.noverlays = 0;
+	c.mem = HWSIM_MEM;
+	if (mkdir(out, 0755) < 0)
+		die_sys(EXIT_INFRA, "cannot create %s", out);
+	find_project(&s);
+	s.mode = c.mode;
+	check_inputs(&s);
+	prepare_kernel(&s);
+	prepare_rootfs(&s);
+	resolve_start(&s);
+	prepare_stage(&s);
+	if (stage_guest_dir(&s.stage, 0, &e) < 0)
+		uerr_die(&e);
+	/* The guest's user writes there (root's guests run as another one). */
+	if (chown(out, s.stage.uid, s.stage.gid) < 0)
+		die_sys(EXIT_INFRA, "cannot give %s to the guest's user", out);
+	g = guest_for(&s, 0);
+	g.argv = argv;
+	g.sim_timeout = 600;
+	if (guest_run(&g, &io, HWSIM_SETUP_WALL, &res, &e) < 0)
+		note("hwsim: tests/hwsim not byte-compiled (%s): each guest compiles it", e.msg);
+	else if (res.end != GUEST_REPORTED || res.job_exit || res.job_signal)
+		note("hwsim: byte-compiling tests/hwsim failed in its guest (%s): each guest "
+		     "compiles it",
+		     last_line(&err));
+	else if (hwsim_pyc_keep(out, tree, dest, &e) < 0)
+		note("%s", e.msg);
+	session_end(&s);
+	for (size_t i = 0; i < 3; i++)
+		free(mounts[i]);
+	sb_release(&err);
+	rm_rf(out);
+}
+
+/*
+ * hwsim: hostap's own tests/hwsim suite of --hostap=TREE, its cases in
+ * batches as a generated suite, run the way 'run --suite-dir' runs one
+ * (docs/hwsim.md), in guests of a kernel and root folder of their own.
+ */
+int cmd_hwsim(const struct opts *o)
+{
+	struct opts run = *o;
+	struct session s = { .o = &run };
+	_cleanup_free_ char *tree = realpath(o->hostap, NULL);
+	_cleanup_free_ char *fragment = NULL;
+	_cleanup_free_ char *build = NULL;
+	_cleanup_free_ char *start = NULL;
+	_cleanup_free_ char *suite_dir = NULL;
+	char **configs = NULL, **mounts = NULL, **failed = NULL;
+	char *suites[] = { HWSIM_SUITE, NULL };
+	struct hwsim_list all, sel;
+	struct hwsim_layout layout = {
+		.radios = HWSIM_RADIOS_DEFAULT,
+		.timeout = HWSIM_TIMEOUT,
+		.mem = HWSIM_MEM,
+	};
+	struct uerr e;
+	int code;
+
+	if (hostap_tree_check(tree ? tree : o->hostap, &e) < 0)
+		uerr_die(&e);
+	if (hwsim_list_read(tree, &all, &e) < 0)
+		uerr_die(&e);
+	/* By case: what the last run failed, run anew as the cases they are. */
+	if (o->rerun_failed) {
+		size_t nfailed;
+
+		if (o->nargs || o->nmodules)
+			die(EXIT_USAGE, "--rerun-failed picks the cases itself: name none");
+		failed = hwsim_failed_cases(&s, &nfailed);
+		if (!nfailed) {
+			note("--rerun-failed: the last run failed no case; nothing to rerun");
+			hwsim_list_free(&all);
+			return EXIT_PASS;
+		}
+		run.rerun_failed = false;
+		if (hwsim_select(&all, failed, nfailed, NULL, 0, &sel, &e) < 0)
+			uerr_die(&e);
+	} else if (hwsim_select(&all, o->args, (size_t)o->nargs, o->modules, o->nmodules, &sel,
+				&e) < 0) {
+		uerr_die(&e);
+	}
+	hwsim_list_free(&all);
+	if (o->list) {
+		code = hwsim_print_list(&sel);
+		hwsim_list_free(&sel);
+		return code;
+	}
+	find_project(&s);
+	/*
+	 * --wall-timeout is a case's limit, after each result; the first
+	 * result also waits for the guest's start (python3 imports every module).
+	 */
+	s.case_wall = o->wall_timeout ? o->wall_timeout : HWSIM_CASE_WALL_TIMEOUT;
+	layout.wall_timeout = s.case_wall + HWSIM_SETUP_WALL;
+	layout.batch = hwsim_batch_size(sel.n, o->jobs ? o->jobs : cpus_usable());
+	run.wall_timeout = 0;
+	/*
+	 * A batch runs the same way again (simulated time): what is retried
+	 * is its failed cases, alone in a fresh guest, once; --retry=0: none.
+	 */
+	s.case_retry = o->retry > 0 || !option_given(o, "--retry");
+	run.retry = 0;
+	/* The suite's certificates must be valid: a start the tree gives, the same each run. */
+	if (!o->start && o->mode != TT_OFF) {
+		int64_t secs;
+
+		if (hwsim_start_of(tree, &secs, &e) < 0)
+			uerr_die(&e);
+		start = xasprintf("%lld", (long long)secs);
+		run.start = start;
+	}
+	fragment = xasprintf("%s/uml-config/hwsim/hwsim.config", s.project);
+	configs = xcalloc(o->nconfigs + 2, sizeof(char *));
+	configs[0] = fragment;
+	for (size_t i = 0; i < o->nconfigs; i++)
+		configs[i + 1] = o->configs[i];
+	run.configs = configs;
+	run.nconfigs = o->nconfigs + 1;
+	s.manifest_extra = xasprintf("%s/rootfs/manifest.hwsim", s.project);
+	s.hwsim_tree = tree;
+	s.follow_up = hwsim_more;
+	hwsim_check_packages(&s);
+	check_inputs(&s);
+	build = hwsim_build(&s, tree);
+	if (kselftest_suites_make(&live_hwsim, &e) < 0)
+		uerr_die(&e);
+	atexit(remove_live_hwsim);
+	scratch_push(live_hwsim);
+	hwsim_stage(&s, build, &sel, &layout, &mounts);
+	{
+		/* The modules' bytecode, compiled once (hwsim_pyc.h). */
+		_cleanup_free_ char *cache = cache_root();
+		_cleanup_free_ char *pyc = NULL;
+		_cleanup_free_ char *linked = xasprintf("%s/build/tree", live_hwsim);
+		char key[17];
+
+		if (hwsim_pyc_key(tree, key, &e) < 0)
+			uerr_die(&e);
+		pyc = hwsim_pyc_dir(cache, key);
+		if (!is_dir(pyc))
+			hwsim_compile(&s, tree, pyc);
+		if (is_dir(pyc) && hwsim_pyc_link(pyc, linked, &e) < 0)
+			uerr_die(&e);
+	}
+	scratch_pop(live_hwsim);
+	hwsim_list_free(&sel);
+	run.mounts = mounts;
+	run.nmounts = o->nmounts + 2;
+	suite_dir = xasprintf("%s/suites", live_hwsim);
+	run.suite_dir = suite_dir;
+	run.args = suites;
+	run.nargs = 1;
+	code = run_session(&s);
+	rm_rf(live_hwsim);
+	free(live_hwsim);
+	live_hwsim = NULL;
+	free(mounts[0]);
+	free(mounts[1]);
+	free(mounts);
+	free(configs);
+	strv_free(failed);
+	return code;
+}
