@@ -1,8 +1,8 @@
 #!/bin/sh
-# mkrootfs.sh OUT MANIFEST GUESTBIN [EXTRA] - assemble the guest's root folder.
+# mkrootfs.sh OUT MANIFEST GUESTBIN [EXTRA...] - assemble the guest's root folder.
 #
-# EXTRA is a second manifest, read after MANIFEST: a suite's own root
-# (rootfs/manifest.hwsim adds python3 for hostap's suite).
+# Each EXTRA is a manifest read after MANIFEST, in order: a suite's own
+# root (rootfs/manifest.hwsim adds python3 for hostap's suite).
 #
 # Called by umlrun (runner/cache/rootfs.c) into a temporary folder that it renames
 # into the cache once this script succeeds, so a failure leaves nothing
@@ -13,7 +13,7 @@ set -eu
 out=$1
 manifest=$2
 guestbin=$3
-extra=${4:-}
+shift 3
 
 die() {
 	echo "mkrootfs: $*" >&2
@@ -48,7 +48,7 @@ libs_of() {
 	done
 }
 
-cat "$manifest" ${extra:+"$extra"} | while read -r kind src dest; do
+cat "$manifest" "$@" | while read -r kind src dest; do
 	case $kind in
 	'' | '#'*) continue ;;
 	package) ;;
@@ -83,7 +83,7 @@ cat "$manifest" ${extra:+"$extra"} | while read -r kind src dest; do
 			esac
 		done
 		;;
-	*) die "$manifest: unknown line kind '$kind'" ;;
+	*) die "$manifest $*: unknown line kind '$kind'" ;;
 	esac
 done
 

@@ -96,33 +96,37 @@ static int hash_dir_files(struct hasher *h, const char *dir)
 }
 
 /*
- * The manifest's text: rootfs/manifest, then the extra one's lines (a
- * suite's own root, e.g. rootfs/manifest.hwsim), as mkrootfs.sh reads them.
+ * The manifest's text: rootfs/manifest, then each extra one's lines in
+ * order (a suite's own root, e.g. rootfs/manifest.hwsim), as mkrootfs.sh
+ * reads them. Without extras, the text is rootfs/manifest's alone; with
+ * one, the two joined by a newline, as before extras were a list: the
+ * keys of the roots already cached stay.
  */
-static int manifest_text(const char *project_dir, const char *extra, char **text, struct uerr *e)
+static int manifest_text(const char *project_dir, char *const *extras, char **text, struct uerr *e)
 {
 	_cleanup_free_ char *manifest = xasprintf("%s/rootfs/manifest", project_dir);
-	_cleanup_free_ char *more = NULL;
+	struct strbuf sb = { 0 };
+	char *one = NULL;
 
-	if (read_file(manifest, text, NULL) < 0)
+	if (read_file(manifest, &one, NULL) < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot read %s", manifest);
-	if (!extra)
-		return 0;
-	if (read_file(extra, &more, NULL) < 0) {
-		free(steal_ptr(text));
-		return uerr_sys(e, EXIT_INFRA, "cannot read %s", extra);
+	sb_adds(&sb, one);
+	free(one);
+	for (size_t i = 0; extras && extras[i]; i++) {
+		if (read_file(extras[i], &one, NULL) < 0) {
+			sb_release(&sb);
+			return uerr_sys(e, EXIT_INFRA, "cannot read %s", extras[i]);
+		}
+		sb_adds(&sb, "\n");
+		sb_adds(&sb, one);
+		free(one);
 	}
-	{
-		char *both = xasprintf("%s\n%s", *text, more);
-
-		free(*text);
-		*text = both;
-	}
+	*text = sb_detach(&sb);
 	return 0;
 }
 
 /* The folder the current inputs select, built or not; *text is the manifest. */
-static int rootfs_locate_text(const char *project_dir, const char *guestbin, const char *extra,
+static int rootfs_locate_text(const char *project_dir, const char *guestbin, char *const *extras,
 			      char **text, char **dir, struct uerr *e)
 {
 	_cleanup_free_ char *script = xasprintf("%s/rootfs/mkrootfs.sh", project_dir);
@@ -133,7 +137,7 @@ static int rootfs_locate_text(const char *project_dir, const char *guestbin, con
 	size_t n;
 
 	*dir = NULL;
-	if (manifest_text(project_dir, extra, text, e) < 0)
+	if (manifest_text(project_dir, extras, text, e) < 0)
 		return -1;
 	n = manifest_packages(*text, &names);
 	versions = package_versions(names, n);
@@ -150,12 +154,12 @@ static int rootfs_locate_text(const char *project_dir, const char *guestbin, con
 	return 0;
 }
 
-int rootfs_locate(const char *project_dir, const char *guestbin, const char *extra, char **dir,
+int rootfs_locate(const char *project_dir, const char *guestbin, char *const *extras, char **dir,
 		  struct uerr *e)
 {
 	_cleanup_free_ char *text = NULL;
 
-	return rootfs_locate_text(project_dir, guestbin, extra, &text, dir, e);
+	return rootfs_locate_text(project_dir, guestbin, extras, &text, dir, e);
 }
 
 /*
@@ -243,7 +247,7 @@ static char *inventory_difference(const char *want, const char *have)
 	}
 }
 
-int rootfs_ensure(const char *project_dir, const char *guestbin, const char *extra, char **dir,
+int rootfs_ensure(const char *project_dir, const char *guestbin, char *const *extras, char **dir,
 		  struct uerr *e)
 {
 	_cleanup_free_ char *manifest = xasprintf("%s/rootfs/manifest", project_dir);
@@ -258,7 +262,7 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, const char *ext
 	int st;
 
 	*dir = NULL;
-	if (rootfs_locate_text(project_dir, guestbin, extra, &text, dir, e) < 0)
+	if (rootfs_locate_text(project_dir, guestbin, extras, &text, dir, e) < 0)
 		return -1;
 	missing = rootfs_missing_packages(text);
 	if (missing || !path_exists(init)) {
@@ -319,13 +323,24 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, const char *ext
 	if (log_fd < 0)
 		return uerr_sys(e, EXIT_INFRA, "cannot write %s", log);
 	{
-		char *argv[] = {
-			"sh", script, tmp, manifest, (char *)guestbin, (char *)extra, NULL
-		};
+		/* sh SCRIPT OUT MANIFEST GUESTBIN EXTRA... */
+		size_t n = 0;
+		char **argv;
 
+		while (extras && extras[n])
+			n++;
+		argv = xcalloc(n + 6, sizeof(char *));
+		argv[0] = "sh";
+		argv[1] = script;
+		argv[2] = tmp;
+		argv[3] = manifest;
+		argv[4] = (char *)guestbin;
+		for (size_t i = 0; i < n; i++)
+			argv[5 + i] = extras[i];
 		scratch_push(tmp);
 		st = run_argv(argv, log_fd);
 		scratch_pop(tmp);
+		free(argv);
 	}
 	/* Another umlrun may have finished the same folder first: use theirs. */
 	if (st == 0 && rename(tmp, *dir) < 0 && is_dir(*dir)) {

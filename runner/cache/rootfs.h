@@ -20,12 +20,13 @@ bool dpkg_shows_installed(const char *dpkg_output, const char *name);
 char *rootfs_missing_packages(const char *manifest_text);
 /*
  * The folder the current inputs select (built or not), without building.
- * extra: a second manifest whose lines follow rootfs/manifest's (a suite's
- * own root: rootfs/manifest.hwsim), in the key too; NULL for none.
+ * extras: manifests whose lines follow rootfs/manifest's, in order (a
+ * suite's own root: rootfs/manifest.hwsim), NULL-terminated, in the key
+ * too; NULL for none.
  */
-int rootfs_locate(const char *project_dir, const char *guestbin, const char *extra, char **dir,
+int rootfs_locate(const char *project_dir, const char *guestbin, char *const *extras, char **dir,
 		  struct uerr *e);
-int rootfs_ensure(const char *project_dir, const char *guestbin, const char *extra, char **dir,
+int rootfs_ensure(const char *project_dir, const char *guestbin, char *const *extras, char **dir,
 		  struct uerr *e);
 
 #endif

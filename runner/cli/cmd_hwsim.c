@@ -109,6 +109,15 @@ static void hwsim_check_packages(const struct session *s)
 		    missing, missing);
 }
 
+/* The guests' root: rootfs/manifest, then these (rootfs.h), NULL-terminated. */
+static char **hwsim_manifests(const struct session *s)
+{
+	char **v = xcalloc(2, sizeof(char *));
+
+	v[0] = xasprintf("%s/rootfs/manifest.hwsim", s->project);
+	return v;
+}
+
 /* The tree's programs, built with its tests/hwsim configs (or found cached). */
 static char *hwsim_build(const struct session *s, const char *tree)
 {
@@ -193,7 +202,7 @@ static void hwsim_compile(const struct session *hs, const char *tree, const char
 			   xasprintf("%s:" HWSIM_PYC_GUEST ":rw", out) };
 	char *argv[] = { "sh", "-c", HWSIM_PYC_SCRIPT, NULL };
 	struct opts c = *hs->o;
-	struct session s = { .o = &c, .manifest_extra = hs->manifest_extra };
+	struct session s = { .o = &c, .manifest_extras = hs->manifest_extras };
 	struct strbuf err = { 0 };
 	struct guest_io io = { NULL, keep_err, NULL, &err };
 	struct guest_outcome res;
@@ -323,7 +332,7 @@ int cmd_hwsim(const struct opts *o)
 		configs[i + 1] = o->configs[i];
 	run.configs = configs;
 	run.nconfigs = o->nconfigs + 1;
-	s.manifest_extra = xasprintf("%s/rootfs/manifest.hwsim", s.project);
+	s.manifest_extras = hwsim_manifests(&s);
 	s.hwsim_tree = tree;
 	s.follow_up = hwsim_more;
 	hwsim_check_packages(&s);
@@ -365,6 +374,7 @@ int cmd_hwsim(const struct opts *o)
 	free(mounts[1]);
 	free(mounts);
 	free(configs);
+	strv_free(s.manifest_extras);
 	strv_free(failed);
 	return code;
 }

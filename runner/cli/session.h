@@ -69,7 +69,7 @@ struct session {
 	char *gdb_guest;	  /* --gdb-guest: the host's gdb */
 	char *gdb_guest_script;	  /* --gdb-guest=FILE, absolute */
 	char **gdb_guest_sources; /* --gdb-guest-source, absolute, NULL-terminated */
-	char *manifest_extra;	  /* a suite's own root: its manifest after rootfs/manifest */
+	char **manifest_extras;	  /* a suite's own root: manifests after rootfs/manifest, or NULL */
 	double case_wall;	/* hwsim: a case's wall-clock limit (sched's result_wall_timeout) */
 	bool case_retry;	/* hwsim: a batch's failed cases once again, alone */
 	const char *hwsim_tree; /* hwsim: --hostap, resolved */
