@@ -275,7 +275,7 @@ install: all man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DATADIR)/build/guest $(DESTDIR)$(DATADIR)/rootfs
 	install -m 755 $(B)/umlrun $(DESTDIR)$(PREFIX)/bin/umlrun
 	install -m 755 $(GUEST_BINS) $(DESTDIR)$(DATADIR)/build/guest/
-	install -m 644 rootfs/manifest rootfs/manifest.hwsim $(DESTDIR)$(DATADIR)/rootfs/
+	install -m 644 rootfs/manifest rootfs/manifest.hwsim rootfs/manifest.tshark $(DESTDIR)$(DATADIR)/rootfs/
 	install -m 644 debian-packages $(DESTDIR)$(DATADIR)/
 	install -m 755 rootfs/mkrootfs.sh rootfs/overlay.sh $(DESTDIR)$(DATADIR)/rootfs/
 	cp -R uml-config testsuites $(DESTDIR)$(DATADIR)/

@@ -2,7 +2,8 @@
 # mkrootfs.sh OUT MANIFEST GUESTBIN [EXTRA...] - assemble the guest's root folder.
 #
 # Each EXTRA is a manifest read after MANIFEST, in order: a suite's own
-# root (rootfs/manifest.hwsim adds python3 for hostap's suite).
+# root (rootfs/manifest.hwsim adds python3 for hostap's suite, and
+# rootfs/manifest.tshark tshark to it with umlrun hwsim --tshark).
 #
 # Called by umlrun (runner/cache/rootfs.c) into a temporary folder that it renames
 # into the cache once this script succeeds, so a failure leaves nothing

@@ -21,8 +21,8 @@ char *rootfs_missing_packages(const char *manifest_text);
 /*
  * The folder the current inputs select (built or not), without building.
  * extras: manifests whose lines follow rootfs/manifest's, in order (a
- * suite's own root: rootfs/manifest.hwsim), NULL-terminated, in the key
- * too; NULL for none.
+ * suite's own root: rootfs/manifest.hwsim, then rootfs/manifest.tshark
+ * with hwsim --tshark), NULL-terminated, in the key too; NULL for none.
  */
 int rootfs_locate(const char *project_dir, const char *guestbin, char *const *extras, char **dir,
 		  struct uerr *e);

@@ -93,28 +93,38 @@ static int hwsim_print_list(const struct hwsim_list *sel)
 	return EXIT_PASS;
 }
 
-/* debian-packages' "hwsim" ones: hostap's -dev packages and the guest's python3. */
-static void hwsim_check_packages(const struct session *s)
+/*
+ * One kind of debian-packages' lines (UMLRUN_PACKAGES' list instead, as
+ * doctor reads): "hwsim", hostap's -dev packages and the guest's python3;
+ * "tshark" with --tshark. Missing: one line naming the command, exit 3,
+ * before anything is built.
+ */
+static void hwsim_check_packages(const struct session *s, const char *kind, const char *what)
 {
-	_cleanup_free_ char *list = xasprintf("%s/debian-packages", s->project);
+	const char *env = getenv("UMLRUN_PACKAGES");
+	_cleanup_free_ char *list =
+	    env && *env ? xstrdup(env) : xasprintf("%s/debian-packages", s->project);
 	_cleanup_free_ char *text = NULL;
 	_cleanup_free_ char *missing = NULL;
 
 	if (read_file(list, &text, NULL) < 0)
 		die_sys(EXIT_INFRA, "cannot read %s", list);
-	if ((missing = doctor_kind_missing(text, "hwsim")))
+	/* tests/deps.sh installs every kind but "tshark" (opt-in, and large). */
+	if ((missing = doctor_kind_missing(text, kind)))
 		die(EXIT_INFRA,
-		    "hwsim: Debian packages missing: %s; install them with 'apt-get install %s' "
-		    "(as root: sh tests/deps.sh in a checkout)",
-		    missing, missing);
+		    "%s: Debian packages missing: %s; install them with 'apt-get install %s'%s",
+		    what, missing, missing,
+		    strcmp(kind, "tshark") ? " (as root: sh tests/deps.sh in a checkout)" : "");
 }
 
 /* The guests' root: rootfs/manifest, then these (rootfs.h), NULL-terminated. */
 static char **hwsim_manifests(const struct session *s)
 {
-	char **v = xcalloc(2, sizeof(char *));
+	char **v = xcalloc(3, sizeof(char *));
 
 	v[0] = xasprintf("%s/rootfs/manifest.hwsim", s->project);
+	if (s->o->tshark)
+		v[1] = xasprintf("%s/rootfs/manifest.tshark", s->project);
 	return v;
 }
 
@@ -335,7 +345,9 @@ int cmd_hwsim(const struct opts *o)
 	s.manifest_extras = hwsim_manifests(&s);
 	s.hwsim_tree = tree;
 	s.follow_up = hwsim_more;
-	hwsim_check_packages(&s);
+	hwsim_check_packages(&s, "hwsim", "hwsim");
+	if (o->tshark)
+		hwsim_check_packages(&s, "tshark", "hwsim --tshark");
 	check_inputs(&s);
 	build = hwsim_build(&s, tree);
 	if (kselftest_suites_make(&live_hwsim, &e) < 0)

@@ -75,6 +75,7 @@ enum {
 	O_ARCH,
 	O_KUNITPY_REFUSED,
 	O_GDB_GUEST_SOURCE,
+	O_TSHARK,
 	O_END /* not an option: one past the last */
 };
 
@@ -112,6 +113,7 @@ static const struct option long_opts[] = {
 	{ "cpu-cost", required_argument, NULL, O_CPU_COST },
 	{ "hostap", required_argument, NULL, O_HOSTAP },
 	{ "module", required_argument, NULL, O_MODULE },
+	{ "tshark", no_argument, NULL, O_TSHARK },
 	{ "gdb-guest-source", required_argument, NULL, O_GDB_GUEST_SOURCE },
 	{ "config", required_argument, NULL, O_CONFIG },
 	{ "make-jobs", required_argument, NULL, O_MAKE_JOBS },
@@ -428,7 +430,7 @@ static const struct command_desc {
 	  "that the kernel does not keep, or a GLOB that selects no suite.\n" },
 	{ CMD_HWSIM, "hwsim",
 	  (RUN_OPTS & ~(BIT(O_SUITE_DIR) | BIT(O_PLAIN) | BIT(O_GDB))) | BIT(O_HOSTAP) |
-	      BIT(O_MODULE),
+	      BIT(O_MODULE) | BIT(O_TSHARK),
 	  "Usage: umlrun hwsim --hostap=TREE [OPTIONS] [CASE|PREFIX*...]\n"
 	  "Run hostap's own tests/hwsim suite of TREE, unchanged: build its programs\n"
 	  "with the suite's example configs (cached by the tree's C sources), boot\n"
@@ -443,6 +445,9 @@ static const struct command_desc {
 	  "                         run-tests.py -f; repeatable\n"
 	  "  CASE, PREFIX*          cases by name (default: every case)\n"
 	  "  --list                 print the selected cases (MODULE CASE), run nothing\n"
+	  "  --tshark               Debian's tshark in the guests' root (a root of its\n"
+	  "                         own, about 150 MB more): the cases that read their\n"
+	  "                         captures with it run instead of skipping\n"
 	  "  --start=WHEN           guest clock at boot (default: the midnight after a\n"
 	  "                         day of the tree's test certificates' validity)\n"
 	  "  --wall-timeout=SECONDS wall-clock limit of one case (default 180)\n"
@@ -453,8 +458,10 @@ static const struct command_desc {
 	  "                         as for 'umlrun run', by test file (a batch)\n"
 	  "  -h, --help             show this help\n"
 	  "\n"
+	  "Environment: UMLRUN_PACKAGES=FILE checks the packages FILE lists instead\n"
+	  "of the project's debian-packages (its hwsim ones; with --tshark its tshark).\n"
 	  "Exit status: as 'umlrun run'; 2 for a TREE that is not hostap, an unknown\n"
-	  "case or module; 3 for a tree that does not build.\n" },
+	  "case or module; 3 for a tree that does not build or packages missing.\n" },
 	{ CMD_HELP, "help", 0,
 	  "Usage: umlrun help [COMMAND]\n"
 	  "Show the help of umlrun or of one command.\n" },
@@ -804,6 +811,9 @@ static int parse_option(struct opts *o, int c, const char *name, const char *arg
 		return 0;
 	case O_MODULE:
 		push(&o->modules, &o->nmodules, arg);
+		return 0;
+	case O_TSHARK:
+		o->tshark = true;
 		return 0;
 	case O_CONFIG:
 		push(&o->configs, &o->nconfigs, arg);

@@ -59,6 +59,7 @@ struct opts {
 	const char *hostap; /* hwsim --hostap=TREE */
 	char **modules;	    /* hwsim --module=MODULEs (run-tests.py's -f), in order */
 	size_t nmodules;
+	bool tshark;	 /* hwsim --tshark: tshark in the guests' root */
 	char **overlays; /* --overlay DIRs, in order */
 	size_t noverlays;
 	char **mounts; /* --mount HOST[:GUEST][:rw], as given */

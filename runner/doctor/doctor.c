@@ -119,7 +119,9 @@ static char *dpkg_status(char **names, int *st)
 
 char *doctor_kind_missing(const char *text, const char *kind)
 {
-	static const char *const kinds[] = { "build", "kernel", "guest", "check", "hwsim" };
+	static const char *const kinds[] = {
+		"build", "kernel", "guest", "check", "hwsim", "tshark"
+	};
 	struct strbuf skip = { 0 };
 	char **names, *out, *missing = NULL;
 	int st;
@@ -157,9 +159,11 @@ static void check_packages(const struct doctor_input *in, struct doctor_report *
 	}
 	/*
 	 * Building umlrun itself takes the "build" ones: only in a checkout.
-	 * The "hwsim" ones are umlrun hwsim's alone: a line of their own.
+	 * The "hwsim" ones are umlrun hwsim's alone, the "tshark" ones its
+	 * --tshark's: a line of their own each, a warning at most.
 	 */
-	names = doctor_packages_parse(text, in->checkout ? "check hwsim" : "build check hwsim");
+	names = doctor_packages_parse(text, in->checkout ? "check hwsim tshark"
+							 : "build check hwsim tshark");
 	while (names[n])
 		n++;
 	out = dpkg_status(names, &st);
@@ -189,6 +193,21 @@ static void check_packages(const struct doctor_input *in, struct doctor_report *
 			doctor_add(r, DOCTOR_WARN, "Debian packages for umlrun hwsim", why);
 		} else {
 			doctor_add(r, DOCTOR_OK, "Debian packages for umlrun hwsim", NULL);
+		}
+	}
+	{
+		_cleanup_free_ char *ts = doctor_kind_missing(text, "tshark");
+		_cleanup_free_ char *why = NULL;
+
+		if (ts) {
+			why = xasprintf("missing %s: only umlrun hwsim --tshark needs them (the "
+					"cases that read captures with tshark); install them with "
+					"'apt-get install %s'",
+					ts, ts);
+			doctor_add(r, DOCTOR_WARN, "Debian packages for umlrun hwsim --tshark",
+				   why);
+		} else {
+			doctor_add(r, DOCTOR_OK, "Debian packages for umlrun hwsim --tshark", NULL);
 		}
 	}
 }

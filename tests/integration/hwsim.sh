@@ -3,7 +3,7 @@
 # tests/hwsim suite, from the hostap snapshot the project's checks use
 # (../shared/hostap/hostap-*.tar.xz beside the checkout, or
 # $UMLRUN_HOSTAP_TARBALL): bad input, a few real cases of each kind (pass,
-# skip with a reason), and a tree with a module of our own whose first case
+# skip with a reason; with --tshark where the host has tshark), and a tree with a module of our own whose first case
 # spins (the guest is stopped, the case failed, the next case goes on in a
 # fresh guest) and whose last case fails (run again alone, still failing).
 #
@@ -45,13 +45,25 @@ check "hwsim with an unknown module exits 2 naming its file"
 run "$umlrun" hwsim
 [ $rc -eq 2 ] && grep -q -- "--hostap=TREE" "$work/err"
 check "hwsim without --hostap exits 2 saying how to give it"
+# --tshark on a host without tshark's packages (a list naming one that is
+# not installed stands for them): one line naming the command, exit 3,
+# before anything is built or written.
+printf 'umlrun-absent-tshark\ttshark\n' >"$work/packages"
+ls -A "$real_cache/rootfs" >"$work/roots.before" 2>/dev/null
+run env UMLRUN_PACKAGES="$work/packages" "$umlrun" hwsim --hostap="$tree" --tshark \
+	--results="$work/nores" ap_open
+ls -A "$real_cache/rootfs" >"$work/roots.after" 2>/dev/null
+[ $rc -eq 3 ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+	grep -q "hwsim --tshark: .*'apt-get install umlrun-absent-tshark'" "$work/err" &&
+	[ ! -e "$work/nores" ] && cmp -s "$work/roots.before" "$work/roots.after"
+check "hwsim --tshark without tshark's packages exits 3, one line naming apt-get, nothing written"
 run "$umlrun" hwsim --hostap="$tree" --list
 [ $rc -eq 0 ] && [ "$(wc -l <"$work/out")" -gt 4000 ] && grep -qx "ap_open ap_open" "$work/out"
 check "hwsim --list names every case of the tree, MODULE CASE a line, without a guest"
 
 # ---- real cases: pass, skip with run-tests.py's reason ----
 run "$umlrun" hwsim --hostap="$tree" -j2 --results="$results" \
-	ap_open ap_wpa2_psk sae sigma_dut_basic
+	ap_open ap_wpa2_psk sae sigma_dut_basic ap_open_drop_duplicate
 [ $rc -eq 0 ] && [ ! -e "$tree/hostapd/hostapd" ] && [ ! -e "$tree/tests/hwsim/logs" ]
 check "hwsim runs real cases and passes; the tree stays as it was (no build, no logs in it)"
 k=$results/latest/ktap.txt
@@ -60,6 +72,8 @@ grep -q "^    ok [0-9]* ap_open$" "$k" && grep -q "^    ok [0-9]* ap_wpa2_psk$" 
 check "each case is a KTAP result of its batch"
 grep -q "^    ok [0-9]* sigma_dut_basic # SKIP .*sigma_dut" "$k"
 check "a case run-tests.py skips is a skip with its reason"
+grep -q "^    ok [0-9]* ap_open_drop_duplicate # SKIP No tshark available$" "$k"
+check "without --tshark the root has no tshark: its cases skip, as run-tests.py says"
 grep -q '"start": 17' "$results/latest/results.json" &&
 	grep -q "<testcase classname=\"hwsim/t[0-9]*-[a-z_0-9-]*.sh\" name=\"ap_open\"" \
 		"$results/latest/junit.xml"
@@ -73,6 +87,18 @@ pycs() {
 n1=$(pycs "$k")
 [ -n "$n1" ] && [ "$n1" -gt 100 ] && [ "$(echo "$n1" | wc -l)" -eq 1 ]
 check "every guest finds the tree's modules byte-compiled beforehand, the same set"
+
+# ---- --tshark: tshark in the guests' root (opt-in, so only where installed) ----
+if [ "$(dpkg-query -W -f='${db:Status-Abbrev}' tshark 2>/dev/null)" != "ii " ]; then
+	skip "hwsim --tshark runs a case that reads its capture with tshark" \
+		"no tshark on this host (apt-get install tshark)"
+else
+	run "$umlrun" hwsim --hostap="$tree" --tshark --results="$results" ap_open_drop_duplicate
+	k=$results/latest/ktap.txt
+	[ $rc -eq 0 ] && grep -q "^    ok [0-9]* ap_open_drop_duplicate$" "$k" &&
+		! grep -q "No tshark available" "$k"
+	check "hwsim --tshark runs a case that reads its capture with tshark (not skipped for lack of it)"
+fi
 
 # ---- a case that spins, one after it, one that fails ----
 cat >"$tree/tests/hwsim/test_umlrun_stuck.py" <<'EOF'

@@ -10,6 +10,11 @@ printf 'gcc build\numlrun-no-such-package guest\n' >"$work/packages"
 run env UMLRUN_PACKAGES="$work/packages" "$umlrun" doctor
 [ $rc -eq 3 ] && grep -q "^FAIL Debian packages: missing umlrun-no-such-package;" "$work/out"
 check "doctor names a missing Debian package and exits 3"
+printf 'gcc build\numlrun-absent-tshark tshark\n' >"$work/packages"
+run env UMLRUN_PACKAGES="$work/packages" "$umlrun" doctor
+[ $rc -eq 0 ] && grep -q "^warn Debian packages for umlrun hwsim --tshark: missing umlrun-absent-tshark" "$work/out" &&
+	grep -q "^ok   Debian packages (1, " "$work/out"
+check "doctor only warns of hwsim --tshark's packages, and leaves them out of the main list"
 mkdir -p "$work/nodpkg" && ln -sf "$(command -v env)" "$work/nodpkg/env"
 run env PATH="$work/nodpkg" "$umlrun" doctor
 [ $rc -eq 3 ] && grep -q "^FAIL Debian packages: dpkg-query cannot be run" "$work/out"

@@ -802,9 +802,30 @@ static void test_kunit_options(void)
 	}
 }
 
+/* hwsim --tshark: a flag of hwsim alone, off unless given. */
+static void test_hwsim_tshark(void)
+{
+	char *with[] = { "umlrun", "hwsim", "--hostap=t", "--tshark", "ap_open", NULL };
+	char *without[] = { "umlrun", "hwsim", "--hostap=t", NULL };
+	char *run[] = { "umlrun", "run", "--tshark", NULL };
+	char *value[] = { "umlrun", "hwsim", "--hostap=t", "--tshark=yes", NULL };
+	struct opts o;
+	struct uerr e;
+
+	is_int(parse(with, &o, &e), 0, "hwsim --tshark: parses");
+	ok(o.tshark && o.nargs == 1, "hwsim --tshark: set, the case still an argument");
+	opts_free(&o);
+	is_int(parse(without, &o, &e), 0, "hwsim without --tshark: parses");
+	ok(!o.tshark, "hwsim: no tshark by default");
+	opts_free(&o);
+	usage_error(run, "option --tshark does", "does not apply", "run --tshark: hwsim's alone");
+	usage_error(value, "takes no value", NULL, "hwsim --tshark=yes: a flag");
+	has_str(command_usage(CMD_HWSIM), "  --tshark ", "hwsim --help names --tshark");
+}
+
 int main(void)
 {
-	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 18 + 2 * 9 + 2 * 2);
+	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 18 + 2 * 9 + 2 * 2 + 10);
 	{
 		/* The help's defaults are suite.h's (one home for the limits). */
 		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
@@ -822,6 +843,7 @@ int main(void)
 	test_modes();
 	test_commands();
 	test_bad_options();
+	test_hwsim_tshark();
 	test_exec();
 	test_run_values();
 	test_mem();

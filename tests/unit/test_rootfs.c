@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_rootfs.c - the root folder's key: rootfs/manifest and the extra
- * manifests after it (a suite's own root: hwsim's, then another).
+ * manifests after it (hwsim's, then tshark's with hwsim --tshark), and the
+ * package kinds debian-packages gives them.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "doctor.h"
 #include "rootfs.h"
 #include "tap.h"
 
@@ -88,9 +90,28 @@ static void test_key(void)
 	free(missing);
 }
 
+/* debian-packages' "tshark" kind: its own check, left out of "hwsim"'s. */
+static void test_kinds(void)
+{
+	static const char list[] = "sh-umlrun-absent-1\tguest\n"
+				   "python3-umlrun-absent-2\thwsim\n"
+				   "tshark-umlrun-absent-3\ttshark\t# hwsim --tshark\n";
+	_cleanup_free_ char *ts = doctor_kind_missing(list, "tshark");
+	_cleanup_free_ char *hw = doctor_kind_missing(list, "hwsim");
+	_cleanup_free_ char *none = doctor_kind_missing("x\tguest\n", "tshark");
+	char **rest = doctor_packages_parse(list, "build check hwsim tshark");
+
+	is_str(ts, "tshark-umlrun-absent-3", "--tshark's check: only the tshark kind");
+	is_str(hw, "python3-umlrun-absent-2", "hwsim's check: not the tshark kind");
+	ok(none == NULL, "no tshark line: nothing missing");
+	ok(rest[0] && !strcmp(rest[0], "sh-umlrun-absent-1") && !rest[1],
+	   "doctor's main list leaves the tshark kind out");
+	strv_free(rest);
+}
+
 int main(void)
 {
-	plan(10);
+	plan(14);
 	if (!mkdtemp(top)) {
 		diag("cannot create %s", top);
 		return 1;
@@ -116,6 +137,7 @@ int main(void)
 	put("project/rootfs/manifest.tshark", "bin /usr/bin/tshark\n");
 	put("joined", "bin /usr/bin/python3\n\nbin /usr/bin/tshark\n");
 	test_key();
+	test_kinds();
 	rm_rf(top);
 	return done_testing();
 }
