@@ -412,6 +412,7 @@ static int probe_binary(struct kernel *k, const char *binary, struct uerr *e)
 				binary);
 	k->has_seccomp = strstr(help, "seccomp=") != NULL;
 	k->has_cpu_cost = strstr(help, "uml-syscall-cost=") != NULL;
+	k->has_stall_wall = strstr(help, "uml-stall-wall-ms=") != NULL;
 	snprintf(k->release, sizeof(k->release), "%.*s", version ? (int)strcspn(version, "\n") : 0,
 		 version ? version : "");
 	if (sscanf(k->release, "%d.%d", &major, &minor) != 2)
@@ -431,9 +432,10 @@ static long long binary_size(const char *path)
 /* The info file's text; size is that of the linux it describes. */
 static char *info_text(const struct kernel *k, long long size)
 {
-	return xasprintf("start_unit=%s\nrelease=%s\nseccomp=%s\ncpu_cost=%s\nsize=%lld\n",
-			 start_unit_name(k->start_unit), k->release, k->has_seccomp ? "yes" : "no",
-			 k->has_cpu_cost ? "yes" : "no", size);
+	return xasprintf(
+	    "start_unit=%s\nrelease=%s\nseccomp=%s\ncpu_cost=%s\nstall_wall=%s\nsize=%lld\n",
+	    start_unit_name(k->start_unit), k->release, k->has_seccomp ? "yes" : "no",
+	    k->has_cpu_cost ? "yes" : "no", k->has_stall_wall ? "yes" : "no", size);
 }
 
 /* KEY=value from the info file's text, or NULL. */
@@ -457,6 +459,7 @@ static int read_info(struct kernel *k)
 	_cleanup_free_ char *release = NULL;
 	_cleanup_free_ char *seccomp = NULL;
 	_cleanup_free_ char *cpu_cost = NULL;
+	_cleanup_free_ char *stall_wall = NULL;
 	int major = 0, minor = 0;
 
 	_cleanup_free_ char *size = NULL;
@@ -471,7 +474,9 @@ static int read_info(struct kernel *k)
 	release = info_value(text, "release");
 	seccomp = info_value(text, "seccomp");
 	cpu_cost = info_value(text, "cpu_cost");
-	if (!release || !seccomp || !cpu_cost || sscanf(release, "%d.%d", &major, &minor) != 2) {
+	stall_wall = info_value(text, "stall_wall");
+	if (!release || !seccomp || !cpu_cost || !stall_wall ||
+	    sscanf(release, "%d.%d", &major, &minor) != 2) {
 		/* Written by an older umlrun: ask the binary, keep the answer. */
 		struct uerr e;
 		_cleanup_free_ char *fresh = NULL;
@@ -487,6 +492,7 @@ static int read_info(struct kernel *k)
 	k->version_code = major * 65536 + minor * 256;
 	k->has_seccomp = !strcmp(seccomp, "yes");
 	k->has_cpu_cost = !strcmp(cpu_cost, "yes");
+	k->has_stall_wall = !strcmp(stall_wall, "yes");
 	return 0;
 }
 

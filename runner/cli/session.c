@@ -477,6 +477,7 @@ void prepare_stage(struct session *s)
 	if (!laid)
 		lay_overlays(s, key);
 	s->stage.seccomp = seccomp;
+	s->stage.stall_wall = s->kernel.has_stall_wall;
 	plan_cpu_cost(s);
 	warn_seeds_replay(s);
 	parse_mounts(s);

@@ -171,6 +171,14 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 		strv_push(&v, &n,
 			  xasprintf("uml-syscall-cost=%ld,%d,%" PRIu64, g->stage->cpu_cost_ns,
 				    g->stage->cpu_cost_jitter, g->random_seed));
+	/*
+	 * The wall-clock stall breaker (docs/timers.md): a guest that spins
+	 * without entering the kernel for 5 s of wall time gets its clock
+	 * moved on rather than hanging to the wall limit. Not deterministic:
+	 * the console says so, and the result records it (stall_breaker).
+	 */
+	if (g->stage->stall_wall && g->mode == TT_INF_CPU)
+		strv_push(&v, &n, xasprintf("uml-stall-wall-ms=%d", STALL_WALL_MS));
 	/* A panic ends the guest at once rather than waiting to reboot. */
 	strv_push(&v, &n, xstrdup("panic=-1"));
 	strv_push(&v, &n, xstrdup("con=null"));

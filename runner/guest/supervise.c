@@ -224,6 +224,8 @@ static void console_line(struct guest_outcome *o, bool *crashed, bool *init_fail
 {
 	const char *mark;
 
+	if (strstr(l, STALL_BREAKER_MARK))
+		o->stall_breaks++;
 	if (!o->kernel_report[0] && (mark = kernel_report_mark(l, strlen(l))))
 		snprintf(o->kernel_report, sizeof(o->kernel_report), "%.200s", mark);
 	if (!*panicked && strstr(l, "Kernel panic - not syncing")) {

@@ -66,7 +66,15 @@ struct guest_outcome {
 	char kernel_report[256];
 	char panic[256]; /* the console's "Kernel panic - not syncing" line, or empty */
 	bool began;	 /* the init said "begin": the guest booted, whatever the test did */
+	/*
+	 * Episodes of the wall-clock stall breaker (the kernel's
+	 * STALL_BREAKER_MARK lines): simulated time moved by the host's
+	 * clock, so this result's times may differ from run to run.
+	 */
+	int stall_breaks;
 };
+
+#define STALL_BREAKER_MARK "time-travel: stall breaker: "
 
 const char *guest_end_name(enum guest_end e);
 /*

@@ -493,6 +493,11 @@ static void html_row(struct strbuf *sb, const char *run_dir, const struct record
 	esc(sb, t->reason);
 	if (t->failed_attempts)
 		sb_printf(sb, " (after %d failed attempts)", t->failed_attempts);
+	if (o->stall_breaks)
+		sb_printf(sb,
+			  "<p class=\"reason\">time advanced by the stall breaker %d times: "
+			  "not deterministic</p>",
+			  o->stall_breaks);
 	if (t->lost) {
 		sb_adds(sb, "<p class=\"reason lost\">lost: ");
 		esc(sb, t->lost);

@@ -278,6 +278,8 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 			  t->outcome.job_exit, t->outcome.sim_seconds, t->outcome.wall_seconds);
 		if (t->failed_attempts)
 			sb_printf(&sb, ", \"failed_attempts\": %d", t->failed_attempts);
+		if (t->outcome.stall_breaks)
+			sb_printf(&sb, ", \"stall_breaker\": %d", t->outcome.stall_breaks);
 		cost_json(&sb, &t->outcome.cost);
 		sb_adds(&sb, ", \"dir\": ");
 		json_str(&sb, t->dir);

@@ -388,8 +388,11 @@ static int parse_outcome(struct ctx *c, json_object *o, struct guest_outcome *ou
 	if (get_line(c, o, "end", true, &end) < 0 ||
 	    get_small_int(c, o, "exit", true, &out->job_exit) < 0 ||
 	    get_seconds(c, o, "sim_seconds", true, &out->sim_seconds) < 0 ||
-	    get_seconds(c, o, "wall_seconds", true, &out->wall_seconds) < 0)
+	    get_seconds(c, o, "wall_seconds", true, &out->wall_seconds) < 0 ||
+	    get_small_int(c, o, "stall_breaker", false, &out->stall_breaks) < 0)
 		return -1;
+	if (out->stall_breaks < 0)
+		return bad(c, "\"stall_breaker\" must not be negative");
 	if (parse_end(end, &out->end) < 0)
 		return bad(c, "unknown \"end\" \"%s\"", end);
 	return 0;

@@ -1046,6 +1046,10 @@ static void slot_finish(struct sched *s, struct slot *sl)
 		emit(&sl->io, "# %s: %s\n", sl->job.t->id, timeout_hint(&o, true));
 	emit_detail(&sl->io, "# %s: %s, %.3f simulated s, %.3f wall s\n", sl->job.t->id,
 		    verdict_name(v), o.sim_seconds, o.wall_seconds);
+	if (o.stall_breaks)
+		emit(&sl->io,
+		     "# %s: time advanced by the stall breaker %d times: not deterministic\n",
+		     sl->job.t->id, o.stall_breaks);
 	print_block(s, sl);
 	s->done++;
 	s->wall_sum += o.wall_seconds;

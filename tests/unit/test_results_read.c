@@ -282,7 +282,7 @@ int main(void)
 	struct loaded_run lr;
 	struct uerr e;
 
-	plan(46 + 1 + 19 + 3);
+	plan(46 + 1 + 19 + 3 + 3);
 	if (!is_int(parse("s/t0001-a.sh", "", "1.25", "first", &lr, &e), 0, "a good file parses"))
 		diag("%s", e.msg);
 	is_str(lr.rec[0].test->id, "s/t0001-a.sh", "its id");
@@ -342,6 +342,28 @@ int main(void)
 		       strstr(e.msg, "negative"),
 		   "a negative cost count: refused");
 		results_free(&lr);
+	}
+	{
+		/* The wall-clock stall breaker's episodes are read back; a negative count is
+		 * refused. */
+		_cleanup_free_ char *text = xasprintf(ONE_TEST, "s/t0001-a.sh", "", "1", "a");
+		_cleanup_free_ char *good =
+		    replaced(text, "\"dir\"", "\"stall_breaker\": 3, \"dir\"");
+		_cleanup_free_ char *bad =
+		    replaced(text, "\"dir\"", "\"stall_breaker\": -1, \"dir\"");
+
+		memset(&e, 0, sizeof(e));
+		ok(results_parse(good, strlen(good), "r.json", &lr, &e) == 0 &&
+		       lr.rec[0].outcome.stall_breaks == 3,
+		   "a test's stall_breaker count is read");
+		results_free(&lr);
+		memset(&e, 0, sizeof(e));
+		ok(results_parse(text, strlen(text), "r.json", &lr, &e) == 0 &&
+		       lr.rec[0].outcome.stall_breaks == 0,
+		   "no stall_breaker: none");
+		results_free(&lr);
+		parse_refused(bad, "\"stall_breaker\" must not be negative",
+			      "a negative stall_breaker count");
 	}
 	/* A folder outside the run folder: merge would copy it, the report link it. */
 	for (size_t i = 0; i < 3; i++) {
