@@ -161,7 +161,7 @@ profiles-check: all
 # (SUITES= to choose), under both time-travel modes for smoke, and for the
 # wireless files that need the regulatory database (under basic, the
 # kernel's own load at boot came before the root: hwsimctl sweep reloads it).
-SUITES ?= smoke timers wireless
+SUITES ?= smoke timers wireless stall
 suites-check: all
 	./build/umlrun run -q --results=$(B)/check-results smoke
 	./build/umlrun run -q --results=$(B)/check-results --time-travel=basic smoke

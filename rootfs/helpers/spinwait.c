@@ -1,0 +1,137 @@
+/*
+ * spinwait - wait for time the wrong way: by spinning instead of sleeping.
+ *
+ * Under time-travel=inf-cpu simulated time moves only when the guest
+ * idles, so each loop below hung a guest until its wall-clock limit
+ * before umlrun's stall breaker (uml-config/patches/7.2/
+ * 0007-um-stall-breaker.patch, docs/timers.md). The stall suite
+ * (testsuites/stall/) runs one of each and checks that it ends, after the
+ * simulated time it waited for.
+ *
+ *   spinwait KIND SECONDS
+ *
+ *   clock      clock_gettime(CLOCK_MONOTONIC) until SECONDS have passed
+ *   yield      sched_yield() until an alarm SECONDS ahead fires
+ *   poll       poll() with a zero timeout, likewise
+ *   select     select() with a zero timeout, likewise
+ *   epoll      epoll_wait() with a zero timeout, likewise
+ *   futex      FUTEX_WAIT with a zero timeout (ETIMEDOUT at once), likewise
+ *   nanosleep  nanosleep() of zero, likewise
+ *   user       a loop on a flag in user space alone (no system call),
+ *              likewise: only the wall-clock breaker ends it
+ *
+ * Output: key=value lines: elapsed_ns (CLOCK_MONOTONIC, from before the
+ * loop to after it) and loops (the iterations).  Exit status 0, or 2 for
+ * bad usage, 1 when a call fails.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t fired;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	fired = 1;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int fail(const char *what)
+{
+	fprintf(stderr, "spinwait: %s: %s\n", what, strerror(errno));
+	return 1;
+}
+
+/* One turn of KIND's loop: 0, or -1 with errno set on a real failure. */
+static int turn(const char *kind, int epfd)
+{
+	static uint32_t word;
+	struct timespec zero = { 0, 0 };
+	struct timeval tv = { 0, 0 };
+
+	if (!strcmp(kind, "yield"))
+		return sched_yield();
+	if (!strcmp(kind, "poll"))
+		return poll(NULL, 0, 0) < 0 && errno != EINTR ? -1 : 0;
+	if (!strcmp(kind, "select"))
+		return select(0, NULL, NULL, NULL, &tv) < 0 && errno != EINTR ? -1 : 0;
+	if (!strcmp(kind, "epoll")) {
+		struct epoll_event ev;
+
+		return epoll_wait(epfd, &ev, 1, 0) < 0 && errno != EINTR ? -1 : 0;
+	}
+	if (!strcmp(kind, "futex"))
+		return syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0, &zero, NULL, 0) < 0 &&
+			       errno != ETIMEDOUT && errno != EINTR
+			   ? -1
+			   : 0;
+	if (!strcmp(kind, "nanosleep"))
+		return nanosleep(&zero, NULL) < 0 && errno != EINTR ? -1 : 0;
+	return 0; /* user: nothing but the flag */
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const kinds[] = { "clock", "yield",	   "poll", "select", "epoll",
+					     "futex", "nanosleep", "user", NULL };
+	struct sigaction sa = { .sa_handler = on_alarm };
+	const char *kind = argc == 3 ? argv[1] : "";
+	unsigned long long loops = 0;
+	int64_t start, limit;
+	int epfd = -1;
+	char *end;
+	long secs;
+	size_t i;
+
+	for (i = 0; kinds[i] && strcmp(kinds[i], kind); i++)
+		;
+	secs = argc == 3 ? strtol(argv[2], &end, 10) : 0;
+	if (!kinds[i] || secs < 1 || *end) {
+		fprintf(stderr, "usage: spinwait clock|yield|poll|select|epoll|futex|"
+				"nanosleep|user SECONDS\n");
+		return 2;
+	}
+	limit = (int64_t)secs * 1000000000;
+	if (!strcmp(kind, "epoll") && (epfd = epoll_create1(0)) < 0)
+		return fail("epoll_create1");
+	if (strcmp(kind, "clock")) {
+		struct itimerval it = { .it_value = { secs, 0 } };
+
+		if (sigaction(SIGALRM, &sa, NULL) < 0 || setitimer(ITIMER_REAL, &it, NULL) < 0)
+			return fail("setitimer");
+	}
+	start = now_ns();
+	if (!strcmp(kind, "clock")) {
+		while (now_ns() - start < limit)
+			loops++;
+	} else {
+		while (!fired) {
+			if (turn(kind, epfd) < 0)
+				return fail(kind);
+			loops++;
+		}
+	}
+	printf("elapsed_ns=%lld\nloops=%llu\n", (long long)(now_ns() - start), loops);
+	return 0;
+}

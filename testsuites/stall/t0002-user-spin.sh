@@ -1,0 +1,24 @@
+#!/bin/sh
+test_description='a loop that never enters the kernel: the wall-clock stall breaker'
+. ../lib/harness.sh
+
+# A loop on a flag in user space alone: no kernel entry to count, so only
+# the host's wall-clock breaker (uml_stall_wall_ms, which umlrun sets)
+# moves the clock, and where it does depends on the host's speed: the
+# result is not deterministic, and umlrun says so (stall_breaks in
+# results.json). Before the breaker this hung until the wall limit.
+test_lazy_prereq WALL_BREAKER '
+	test "${UMLRUN_MODE-}" = inf-cpu &&
+	test -e /sys/module/kernel/parameters/uml_stall_wall_ms &&
+	test "$(cat /sys/module/kernel/parameters/uml_stall_wall_ms)" -gt 0
+'
+
+test_expect_success WALL_BREAKER 'a user-space spin on a flag waits 1 simulated second and ends' '
+	spinwait user 1 >out &&
+	cat out >&2 &&
+	elapsed=$(sed -n "s/^elapsed_ns=//p" out) &&
+	test "$elapsed" -ge 1000000000 &&
+	test "$(cat /sys/module/kernel/parameters/uml_stall_wall_breaks)" -gt 0
+'
+
+test_done
