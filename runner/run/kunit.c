@@ -230,6 +230,9 @@ void kunit_log_feed(struct kunit_log *k, const char *line, double wall)
 		if (sim >= 0)
 			s->sim_end = sim;
 		s->wall_end = wall;
+		/* Its simulated times are not deterministic: the suite's own record says so. */
+		if (strstr(line, STALL_BREAKER_MARK))
+			s->stall_breaks++;
 	}
 	if (!k->started) {
 		k->started = indent == 0 &&
@@ -521,6 +524,8 @@ void kunit_records(const struct kunit_log *k, const struct guest_outcome *guest,
 
 		add_test(tests, s->name);
 		ktap_copy(&r->ktap, &s->ktap);
+		/* The boot's episodes belong to the suites they came in. */
+		r->outcome.stall_breaks = s->stall_breaks;
 		started++;
 		if (s->ended) {
 			judge_suite(r, s);

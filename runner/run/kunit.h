@@ -72,6 +72,7 @@ struct kunit_suite {
 	double sim_start, sim_end;   /* console timestamps: simulated seconds, -1 if none */
 	double wall_start, wall_end; /* when its first and last lines reached umlrun */
 	char *cmdline;		     /* its boot's command line, if not the run's */
+	int stall_breaks;	     /* the wall-clock stall breaker's episodes in it */
 };
 
 struct kunit_log {

@@ -32,6 +32,8 @@ static const char console_61[] =
     "[    2.000000]     ok 1 example_simple_test\n"
     "[    2.000000]     ok 2 example_skip_test # SKIP this test should be skipped\n"
     "[    2.100000] random: crng init done\n"
+    "[    2.200000] time-travel: stall breaker: no progress in 5000 ms of wall time, "
+    "simulated time moved on (not deterministic)\n"
     "[    2.000000]         KTAP version 1\n"
     "[    2.000000]         # Subtest: example_params_test\n"
     "[    2.000000]         ok 1 example value 2\n"
@@ -141,6 +143,7 @@ static void test_records(void)
 
 	/* KASAN's own tests provoke reports: KUnit's verdict counts. */
 	snprintf(o.kernel_report, sizeof(o.kernel_report), "BUG: KASAN: slab-out-of-bounds");
+	o.stall_breaks = 1; /* the boot's, as supervise.c counts them: no suite's own */
 	kunit_log_init(&k);
 	feed_text(&k, console_61, 100.0);
 	kunit_records(&k, &o, &tests, &rec, &n);
@@ -155,6 +158,9 @@ static void test_records(void)
 	is_str(verdict_name(rec[1].verdict), "fail", "records: failing suite fails");
 	is_str(verdict_name(rec[2].verdict), "skip", "records: skipped suite skips");
 	is_str(rec[2].reason, "SKIP no hardware", "records: with the suite's reason");
+	ok(rec[0].outcome.stall_breaks == 0 && rec[1].outcome.stall_breaks == 1 &&
+	       rec[2].outcome.stall_breaks == 0,
+	   "records: a stall breaker episode belongs to the suite it came in");
 	is_int(exit_code_of(rec, n), EXIT_TESTFAIL, "records: the run exits 1");
 	ktap = kunit_run_ktap(&k, rec, n, KUNIT_LINES_ALL);
 	/* The subtest named as its result line is (kunit.py parse reads a crash else). */
@@ -444,7 +450,7 @@ static void test_kunitpy_options(void)
 
 int main(void)
 {
-	plan(76 + 15 + 4 + 1 + 6);
+	plan(77 + 15 + 4 + 1 + 6);
 	test_strip_time();
 	test_parse();
 	test_records();
