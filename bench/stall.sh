@@ -18,7 +18,7 @@ echo "# stall breaker benchmark, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinf
 for kind in clock yield poll select epoll futex nanosleep user; do
 	t0=$(now)
 	krc=0
-	"$umlrun" exec --wall-timeout=60 -- spinwait "$kind" 5 >"$work/$kind.out" 2>&1 || krc=$?
+	"$umlrun" exec --wall-timeout=90 -- spinwait "$kind" 5 >"$work/$kind.out" 2>&1 || krc=$?
 	wall=$(calc "$(now) - $t0")
 	ns=$(sed -n 's/^elapsed_ns=//p' "$work/$kind.out")
 	printf '%-10s exit %d, %s simulated s waited, %.2f wall s (boot included)\n' "$kind" "$krc" \

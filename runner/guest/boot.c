@@ -173,7 +173,7 @@ char **guest_cmdline(const struct guest_spec *g, struct uerr *e)
 				    g->stage->cpu_cost_jitter, g->random_seed));
 	/*
 	 * The wall-clock stall breaker (docs/timers.md): a guest that spins
-	 * without entering the kernel for 5 s of wall time gets its clock
+	 * without entering the kernel for 20 s of wall time gets its clock
 	 * moved on rather than hanging to the wall limit. Not deterministic:
 	 * the console says so, and the result records it (stall_breaker).
 	 */

@@ -58,7 +58,7 @@ struct stage {
 #define GUEST_MEM_DEFAULT "256M"
 
 /* Wall-clock milliseconds without progress before the stall breaker acts. */
-#define STALL_WALL_MS 5000
+#define STALL_WALL_MS 20000
 
 struct guest_spec {
 	const struct stage *stage;

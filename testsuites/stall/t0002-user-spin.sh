@@ -3,8 +3,9 @@ test_description='a loop that never enters the kernel: the wall-clock stall brea
 . ../lib/harness.sh
 
 # A loop on a flag in user space alone: no kernel entry to count, so only
-# the host's wall-clock breaker (uml_stall_wall_ms, which umlrun sets)
-# moves the clock, and where it does depends on the host's speed: the
+# the host's wall-clock breaker (uml_stall_wall_ms, which umlrun sets to
+# 20 s: it acts after 20 to 40 s of wall time) moves the clock, and where
+# it does depends on the host's speed: the
 # result is not deterministic, and umlrun says so (stall_breaks in
 # results.json). Before the breaker this hung until the wall limit.
 test_lazy_prereq WALL_BREAKER '
