@@ -31,7 +31,10 @@ read_breaks () {
 	eval "$1=\$(cat /sys/module/kernel/parameters/uml_stall_wall_breaks)"
 }
 
-for kind in clock yield poll select epoll futex nanosleep; do
+# nanosleep(0) is left out: it most likely idles on each call (the timer
+# programmed for the minimum delta), and idle is progress, so the breaker
+# leaves it alone (bench/stall.sh still times it).
+for kind in clock yield poll select epoll futex; do
 	test_expect_success STALL_BREAKER "a $kind loop waits 5 simulated seconds and ends" "
 		spin $kind
 	"
