@@ -50,15 +50,12 @@ struct stage {
 	bool seccomp;		      /* boot with seccomp=on: UML's seccomp userspace */
 	long cpu_cost_ns;	      /* uml-syscall-cost= (our kernel patch), 0 for none */
 	int cpu_cost_jitter;	      /* its jitter, percent; seeded with the random seed */
-	bool stall_wall;	      /* the kernel has uml-stall-wall-ms= (our 7.2 patch) */
+	bool stall_wall;	      /* the kernel has the stall breakers (our 7.2 patch) */
 	struct confine_mount *mounts; /* --mount, in order (confine.plan points here) */
 	size_t nmounts;
 };
 
 #define GUEST_MEM_DEFAULT "256M"
-
-/* Wall-clock milliseconds without progress before the stall breaker acts. */
-#define STALL_WALL_MS 20000
 
 struct guest_spec {
 	const struct stage *stage;
