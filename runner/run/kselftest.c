@@ -127,36 +127,23 @@ static const struct ksft_rule {
 	const char *needs;
 	/* Under inf-cpu with the cost: it runs as written, each call taking this. */
 	unsigned cost_ms;
-	/*
-	 * With the stall breaker it runs as written at no cost: its polls
-	 * meet nothing else between them. Those that change the clock, print
-	 * or start threads between rounds of polling (change_skew,
-	 * clocksource-switch, skew_consistency, leapcrash, threadtest) clear
-	 * the breaker's count each round and would need 200,000 kernel entries
-	 * a round: they keep the cost (measured 2026-12-06: wall limit or
-	 * 86,400 simulated s without it).
-	 */
-	bool breaker;
 } rules[] = {
-	{ "timers/posix_timers", WHY_ITIMER_VIRTUAL, false, NULL, NULL, NULL, 0, false },
+	{ "timers/posix_timers", WHY_ITIMER_VIRTUAL, false, NULL, NULL, NULL, 0 },
 	/* Their own budgets are 10 s per clock and 30 s: -t 1 keeps them short. */
 	{ "timers/inconsistency-check", NULL, true, "-t 1", INCONSISTENCY_BY_CLOCK, NULL,
-	  COST_POLL_MS, true },
-	{ "timers/threadtest", WHY_THREADTEST, true, "-t 1", NULL, NULL, COST_POLL_MS, false },
-	{ "timers/change_skew", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_POLL_MS,
-	  false },
-	{ "timers/set-2038", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_LATENCY_MS,
-	  true },
-	{ "timers/skew_consistency", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_POLL_MS,
-	  false },
+	  COST_POLL_MS },
+	{ "timers/threadtest", WHY_THREADTEST, true, "-t 1", NULL, NULL, COST_POLL_MS },
+	{ "timers/change_skew", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_POLL_MS },
+	{ "timers/set-2038", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_LATENCY_MS },
+	{ "timers/skew_consistency", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL,
+	  COST_POLL_MS },
 	{ "timers/clocksource-switch", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL,
-	  COST_POLL_MS, false },
-	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL, NULL, COST_POLL_MS, false },
+	  COST_POLL_MS },
+	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL, NULL, COST_POLL_MS },
 	/* 24 s of polling: with time travel off it takes that, as written. */
-	{ "timens/gettime_perf", WHY_GETTIME_PERF, true, NULL, NULL, NULL, COST_POLL_MS, false },
-	{ "timers/rtcpie", WHY_NO_RTC, false, NULL, NULL, "CONFIG_UML_RTC", 0, false },
-	{ "timers/alarmtimer-suspend", WHY_NO_ALARM, false, NULL, NULL, "CONFIG_UML_RTC", 0,
-	  false },
+	{ "timens/gettime_perf", WHY_GETTIME_PERF, true, NULL, NULL, NULL, COST_POLL_MS },
+	{ "timers/rtcpie", WHY_NO_RTC, false, NULL, NULL, "CONFIG_UML_RTC", 0 },
+	{ "timers/alarmtimer-suspend", WHY_NO_ALARM, false, NULL, NULL, "CONFIG_UML_RTC", 0 },
 };
 
 /* Whether the kernel config text sets OPTION=y. */
@@ -194,7 +181,7 @@ const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mo
 		 * themselves, deterministically: it runs as written (with its
 		 * arguments, which keep its budgets short), at no cost.
 		 */
-		if (mode == TT_INF_CPU && (caps & KSFT_CAP_STALL) && r->breaker) {
+		if (mode == TT_INF_CPU && (caps & KSFT_CAP_STALL) && r->cost_ms) {
 			how->args = r->args;
 			return NULL;
 		}

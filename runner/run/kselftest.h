@@ -113,7 +113,7 @@ struct ksft_how {
 enum {
 	/* the syscall-cost patch's runtime knob, uml_syscall_cost_ns */
 	KSFT_CAP_COST = 1,
-	/* the stall breaker (7.2/0007): the rules marked breaker run as written */
+	/* the stall breaker (7.2/0007): a clock poller's time passes as written */
 	KSFT_CAP_STALL = 2,
 };
 /*
