@@ -158,7 +158,7 @@ static bool kconfig_has(const char *kconfig, const char *option)
 }
 
 const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mode,
-			   const char *kconfig, unsigned caps, struct ksft_how *how)
+			   const char *kconfig, bool cost, struct ksft_how *how)
 {
 	memset(how, 0, sizeof(*how));
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
@@ -176,16 +176,7 @@ const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mo
 			/* A program that polls the clock: here its budgets take real time. */
 			return r->cost_ms ? WHY_REAL_TIME : r->skip;
 		}
-		/*
-		 * With the stall breaker its clock polls move the clock on by
-		 * themselves, deterministically: it runs as written (with its
-		 * arguments, which keep its budgets short), at no cost.
-		 */
-		if (mode == TT_INF_CPU && (caps & KSFT_CAP_STALL) && r->cost_ms) {
-			how->args = r->args;
-			return NULL;
-		}
-		if (mode == TT_INF_CPU && (caps & KSFT_CAP_COST) && r->cost_ms) {
+		if (mode == TT_INF_CPU && cost && r->cost_ms) {
 			how->cost_ns = r->cost_ms * 1000000UL;
 			return NULL;
 		}
@@ -767,7 +758,7 @@ static int write_text(const char *path, struct strbuf *sb, mode_t mode, struct u
 }
 
 int kselftest_suite(const char *suites, const char *target, const char *tree, const char *dir,
-		    enum tt_mode mode, const char *kconfig, unsigned caps, struct uerr *e)
+		    enum tt_mode mode, const char *kconfig, bool cost, struct uerr *e)
 {
 	_cleanup_free_ char *name = kselftest_suite_name(target);
 	_cleanup_free_ char *suite = xasprintf("%s/%s", suites, name);
@@ -822,7 +813,7 @@ int kselftest_suite(const char *suites, const char *target, const char *tree, co
 		_cleanup_free_ char *prog = file_part(progs[i]);
 		_cleanup_free_ char *path = xasprintf("%s/t%04zu-%s.sh", suite, i + 1, prog);
 		struct ksft_how how;
-		const char *skip = kselftest_rule(target, prog, mode, kconfig, caps, &how);
+		const char *skip = kselftest_rule(target, prog, mode, kconfig, cost, &how);
 
 		wrapper_text(&sb, target, name, progs[i], &how, skip);
 		if (write_text(path, &sb, 0755, e) < 0)

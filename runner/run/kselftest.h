@@ -76,7 +76,7 @@ int kselftest_build(const struct kselftest_build_opts *o, char **dir, bool *buil
  * guest kernel's .config text (NULL: unknown), for the rules that depend
  * on an option; cost: the kernel has umlrun's syscall-cost patch. */
 int kselftest_suite(const char *suites, const char *target, const char *tree, const char *dir,
-		    enum tt_mode mode, const char *kconfig, unsigned caps, struct uerr *e);
+		    enum tt_mode mode, const char *kconfig, bool cost, struct uerr *e);
 
 /*
  * A new folder for the generated suites, under TMPDIR and named like a
@@ -109,18 +109,12 @@ struct ksft_how {
 	const char *script;    /* shell commands that run it instead ($prog names it) */
 	unsigned long cost_ns; /* uml_syscall_cost_ns while it runs, 0 for none */
 };
-/* What of umlrun's kernel patches the kernel has (kselftest_rule's caps). */
-enum {
-	/* the syscall-cost patch's runtime knob, uml_syscall_cost_ns */
-	KSFT_CAP_COST = 1,
-	/* the stall breaker (7.2/0007): a clock poller's time passes as written */
-	KSFT_CAP_STALL = 2,
-};
 /*
  * Why TARGET/PROG does not run in this mode (NULL: it runs), and how it
- * runs, on a kernel with caps (KSFT_CAP_*).
+ * runs. cost: the kernel has umlrun's syscall-cost patch (its runtime
+ * knob, /sys/module/kernel/parameters/uml_syscall_cost_ns).
  */
 const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mode,
-			   const char *kconfig, unsigned caps, struct ksft_how *how);
+			   const char *kconfig, bool cost, struct ksft_how *how);
 
 #endif
