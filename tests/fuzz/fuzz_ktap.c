@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * fuzz_ktap.c - the KTAP reader (runner/run/ktap.c) on arbitrary guest output.
+ * fuzz_ktap.c - the KTAP reader (runner/core/ktap.c) on arbitrary guest output.
  *
  * Feeds: the input split at '\n', one ktap_feed per line, as supervise.c
  * reads the result channel (a NUL inside a line ends that line early).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * fuzz_starttime.c - the --start parser (runner/run/starttime.c, start_parse).
+ * fuzz_starttime.c - the --start parser (runner/core/starttime.c, start_parse).
  *
  * Feeds: the input as the text after --start= (up to its first NUL, as an
  * argument ends there).

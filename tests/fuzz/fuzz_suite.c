@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * fuzz_suite.c - a suite's settings file (runner/run/suite.c, settings_parse).
+ * fuzz_suite.c - a suite's settings file (runner/core/suite.c, settings_parse).
  *
  * Feeds: the input as the text of testsuites/SUITE/settings (up to its
  * first NUL, as read_file's text ends there for the parser too).
