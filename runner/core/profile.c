@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* profile.c - the debug kernel profiles and the reports their tools print. */
+/* profile.c - the debug kernel profiles. */
 #define _GNU_SOURCE
 #include "profile.h"
 #include "util.h"
@@ -37,34 +37,4 @@ const char *profile_names(void)
 char *profile_fragment(const char *project, const struct profile *p)
 {
 	return xasprintf("%s/uml-config/profiles/%s.config", project, p->name);
-}
-
-const char *kernel_report_mark(const char *text, size_t len)
-{
-	/*
-	 * The first line of each tool's report (mm/kasan/report.c,
-	 * kernel/locking/lockdep.c, kernel/sched/core.c, lib/ubsan.c), and the
-	 * kernel's word that a --trace-event it was given does not exist.
-	 */
-	static const char *const marks[] = {
-		"BUG: KASAN: ",
-		"WARNING: possible circular locking dependency detected",
-		"WARNING: possible recursive locking detected",
-		"WARNING: inconsistent lock state",
-		"WARNING: possible irq lock inversion dependency detected",
-		"WARNING: HARDIRQ-safe -> HARDIRQ-unsafe lock order detected",
-		"WARNING: SOFTIRQ-safe -> SOFTIRQ-unsafe lock order detected",
-		"WARNING: suspicious RCU usage",
-		"WARNING: bad unlock balance detected!",
-		"WARNING: lock held when returning to user space!",
-		"WARNING: held lock freed!",
-		"BUG: sleeping function called from invalid context",
-		"BUG: scheduling while atomic",
-		"BUG: workqueue leaked lock",
-		"BUG: spinlock ",
-		"UBSAN: ",
-		"Failed to enable trace event: ",
-	};
-
-	return first_mark(text, len, marks, sizeof(marks) / sizeof(marks[0]));
 }

@@ -29,12 +29,4 @@ const char *profile_names(void);
 /* PROJECT/uml-config/profiles/NAME.config, malloc'd. */
 char *profile_fragment(const char *project, const struct profile *p);
 
-/*
- * Where in text (len bytes) the first report of a kernel debugging tool
- * starts (KASAN, lockdep, an atomic-sleep check, UBSAN...), or NULL. Such
- * a report fails the test even when the guest carries on; its first line
- * is the reason.
- */
-const char *kernel_report_mark(const char *text, size_t len);
-
 #endif

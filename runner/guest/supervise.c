@@ -4,7 +4,6 @@
 #include "supervise.h"
 #include "gdb.h"
 #include "gdbserver.h"
-#include "profile.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -30,14 +29,6 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
-
-const char *guest_end_name(enum guest_end e)
-{
-	static const char *const names[] = { "reported", "sim-timeout", "wall-timeout", "crash",
-					     "killed",	 "interrupted", "init-error" };
-
-	return names[e];
-}
 
 /*
  * The signals umlrun reads from its signalfd: SIGCHLD and the ending ones
@@ -165,14 +156,6 @@ static void control_line(struct guest_outcome *o, bool *ended, const char *l)
 		if (!o->detail[0])
 			snprintf(o->detail, sizeof(o->detail), "guest init: %.200s", l);
 	}
-}
-
-const char *guest_crash_mark(const char *text, size_t len)
-{
-	static const char *const marks[] = { "Kernel panic - not syncing", "Oops",
-					     "BUG: ", "general protection fault" };
-
-	return first_mark(text, len, marks, sizeof(marks) / sizeof(marks[0]));
 }
 
 /*

@@ -10,6 +10,7 @@
 #include "gdbserver.h"
 #include "kernel_cache.h"
 #include "options.h"
+#include "outcome.h"
 #include "profile.h"
 #include "report.h"
 #include "supervise.h"
