@@ -19,6 +19,7 @@
 #include "hwsim_pyc.h"
 #include "kselftest.h"
 #include "selection.h"
+#include "supervise.h"
 
 /* The generated hwsim suite, removed however umlrun ends (cmd_hwsim). */
 static char *live_hwsim;

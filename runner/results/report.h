@@ -19,34 +19,7 @@
 
 #include <stdio.h>
 
-#include "boot.h"
-#include "ktap.h"
-#include "suite.h"
-#include "supervise.h"
-
-enum verdict {
-	V_PASS,
-	V_FAIL,
-	V_SKIP,
-	V_FLAKY, /* failed, then passed on a retry: never a plain pass */
-	V_TIMEOUT,
-	V_CRASH,
-	V_INTERRUPTED,
-};
-
-struct record {
-	const struct test *test;
-	int attempt; /* 1..repeat */
-	bool seeded; /* with --seeds: seed is this run's guest random seed */
-	long long seed;
-	char *dir; /* the test's folder, relative to the run folder */
-	struct guest_outcome outcome;
-	struct ktap ktap;
-	enum verdict verdict;
-	char *reason;	     /* for the result line's directive */
-	char *lost;	     /* what of the test's files could not be kept, or NULL */
-	int failed_attempts; /* with --retry: failures before this result */
-};
+#include "record.h"
 
 /* run_info.selection of a --rerun-failed run: what failed before, no shard's share. */
 #define SELECTION_RERUN "rerun"
@@ -77,18 +50,6 @@ struct run_info {
 	size_t nnot_run;
 };
 
-const char *verdict_name(enum verdict v);
-/* Whether a verdict counts as passed: pass, skip, flaky. */
-bool verdict_passed(enum verdict v);
-/*
- * The line that ends a test file's block in the run's KTAP, the one
- * format for sched.c (as the run goes) and merge.c (rebuilding it):
- * "ok|not ok NUMBER ID[@SEED| (run K)][ # REASON]\n".
- */
-void record_result_line(struct strbuf *sb, const struct record *r, size_t number);
-enum verdict verdict_of(const struct guest_outcome *o, const struct ktap *k, char **reason);
-/* What to do about a timeout (suite: a test file of a suite, else exec), or NULL. */
-const char *timeout_hint(const struct guest_outcome *o, bool suite);
 /*
  * Creates the run folder and points latest at it. A latest link that
  * cannot be made is no failure: e->msg says why (empty otherwise).
@@ -98,10 +59,5 @@ int report_write_json(const char *path, const struct run_info *ri, const struct 
 		      struct uerr *e);
 int report_write_junit(const char *path, const struct run_info *ri, const struct record *r,
 		       size_t n, struct uerr *e);
-/*
- * The run's exit code from its records: the most serious wins (3, 124,
- * 1). A test whose files were lost makes a run that would pass exit 3.
- */
-int exit_code_of(const struct record *r, size_t n);
 
 #endif

@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #include "ktap.h"
-#include "report.h"
+#include "record.h"
 #include "suite.h"
 #include "util.h"
 

@@ -23,7 +23,7 @@
 #define UMLRUN_KUNIT_H
 
 #include "ktap.h"
-#include "report.h"
+#include "record.h"
 #include "suite.h"
 #include "util.h"
 

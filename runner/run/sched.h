@@ -20,7 +20,7 @@
 #include <stdio.h>
 
 #include "boot.h"
-#include "report.h"
+#include "record.h"
 #include "suite.h"
 
 struct sched_opts {

@@ -44,7 +44,7 @@
 
 #include <stdbool.h>
 
-#include "report.h"
+#include "record.h"
 
 #define SHARD_MAX 1000
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* test_shard.c - K/N, the split across shards, and the durations files. */
 #define _GNU_SOURCE
+#include "report.h"
 #include "shard.h"
 
 #include <stdio.h>
