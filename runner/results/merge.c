@@ -23,7 +23,7 @@
 #include "html.h"
 #include "report.h"
 #include "results_read.h"
-#include "shard.h"
+#include "shard_spec.h"
 
 struct shards {
 	struct loaded_run *runs; /* as given */

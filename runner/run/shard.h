@@ -45,11 +45,7 @@
 #include <stdbool.h>
 
 #include "record.h"
-
-#define SHARD_MAX 1000
-
-/* "K/N" with 1 <= K <= N <= SHARD_MAX; else EXIT_USAGE, one line. */
-int shard_parse(const char *s, int *k, int *n, struct uerr *e);
+#include "shard_spec.h"
 
 struct duration {
 	char *id;
