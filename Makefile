@@ -25,11 +25,23 @@ B := build
 # V=1 shows the whole commands.
 Q := $(if $(V),,@)
 say = $(if $(V),,@printf "  %-8s %s\n" $(1) $(2))
-# runner/ is grouped by what each part owns: cli/ (the command layer),
-# cache/ (kernel and root folder), guest/ (boot, confinement, supervision),
-# run/ (suites, scheduling, KTAP), results/ (reports, merge); util.c under
-# them all. Headers are included by name: every folder is on the quote
-# path (-iquote: run/sched.h must not hide <sched.h>).
+# runner/ is grouped by what each part owns, in layers, lowest first (the
+# folders of one line stand side by side):
+#   util           runner/'s own util.c, util.h: messages, errors, files, processes
+#   core           the data model: records, verdicts, exit codes, the guest's
+#                  outcome and its console marks, the pure parsers (KTAP,
+#                  suites, --start, --profile, --shard's K/N)
+#   cache, guest   the kernel and root folder, built once; one guest: its
+#                  boot, confinement and supervision
+#   results        the reports, results.json read back, merge
+#   run, doctor    scheduling, shards' durations, the other test runners;
+#                  what the host lacks
+#   cli            the command layer
+# A file includes headers of its own folder and of the layers below it,
+# never of a layer above nor of a folder beside it (make layer-check).
+# Headers are included by name: every folder is on the quote path
+# (-iquote: run/sched.h must not hide <sched.h>).
+LAYERS := util core cache+guest results run+doctor cli
 RUNNER_DIRS := runner $(patsubst %/,%,$(wildcard runner/*/))
 RUNNER_INC := $(addprefix -iquote ,$(RUNNER_DIRS))
 RUNNER_HDRS := $(wildcard $(addsuffix /*.h,$(RUNNER_DIRS)))
@@ -44,7 +56,7 @@ JSON_CFLAGS = $(shell pkg-config --cflags json-c 2>/dev/null)
 JSON_LIBS = $(shell pkg-config --libs json-c 2>/dev/null)
 LIBS = -lcrypto $(JSON_LIBS)
 
-.PHONY: hwsim-check profiles-check all check check-installed suites-check unit-check harness-check integration-check html-check header-check format-check \
+.PHONY: hwsim-check profiles-check all check check-installed suites-check unit-check harness-check integration-check html-check header-check layer-check format-check \
 	format bench install clean deps fuzz fuzz-check man man-check completion-check install-check deb-check FORCE
 
 all: $(B)/umlrun $(GUEST_BINS)
@@ -135,6 +147,31 @@ header-check: | $(B)/obj
 		echo "#include \"$$h\"" | $(CC) $(CFLAGS) -I. $(RUNNER_INC) -x c -fsyntax-only - || \
 			{ echo "not self-contained: $$h"; exit 1; }; \
 	done; echo "ok headers are self-contained"
+
+# No include runs up a layer (LAYERS): for each #include "NAME.h" in
+# runner/, the folder that holds NAME.h (the includer's own first, as the
+# compiler looks) must be the includer's or on a lower layer.
+layer-check:
+	@awk -v layers='$(LAYERS)' -v headers='$(RUNNER_HDRS)' ' \
+	function dir(p) { sub(/\/[^\/]*$$/, "", p); sub(/^runner\/?/, "", p); return p == "" ? "util" : p } \
+	function path(d, f) { return d == "util" ? "runner/" f : "runner/" d "/" f } \
+	BEGIN { \
+		n = split(layers, l, " "); \
+		for (i = 1; i <= n; i++) { m = split(l[i], s, "+"); for (j = 1; j <= m; j++) rank[s[j]] = i } \
+		n = split(headers, h, " "); \
+		for (i = 1; i <= n; i++) { f = h[i]; sub(/.*\//, "", f); has[dir(h[i]), f] = 1; if (!(f in home)) home[f] = dir(h[i]) } \
+	} \
+	FNR == 1 { d = dir(FILENAME); if (!(d in rank)) { print FILENAME ": " path(d, "") " is on no layer: add it to LAYERS"; bad = 1 } } \
+	/^#[ \t]*include[ \t]*"/ { \
+		inc = $$0; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc); \
+		if (!(d in rank) || (d, inc) in has || !(inc in home) || rank[home[inc]] < rank[d]) next; \
+		print FILENAME ":" FNR ": includes " path(home[inc], inc) ": " home[inc] "/ is " \
+			(rank[home[inc]] > rank[d] ? "above " : "beside ") d "/"; \
+		bad = 1 \
+	} \
+	END { if (bad) { print "layer-check: a file may include its own folder and the layers below (LAYERS in the Makefile)"; exit 1 } \
+		print "ok no include runs up a layer" }' \
+	$(RUNNER_SRCS) runner/cli/umlrun.c $(RUNNER_HDRS)
 
 format-check:
 	@clang-format --dry-run --Werror $(RUNNER_SRCS) runner/cli/umlrun.c $(RUNNER_HDRS) rootfs/*.c rootfs/*.h rootfs/helpers/*.c \
@@ -260,7 +297,7 @@ fuzz-check: $(FUZZ_BINS)
 check: deps
 	$(MAKE) --no-print-directory check-installed
 
-check-installed: all header-check format-check unit-check fuzz-check harness-check integration-check html-check \
+check-installed: all header-check layer-check format-check unit-check fuzz-check harness-check integration-check html-check \
 	suites-check hwsim-check man-check completion-check install-check deb-check
 
 bench: all
