@@ -27,7 +27,9 @@ Q := $(if $(V),,@)
 say = $(if $(V),,@printf "  %-8s %s\n" $(1) $(2))
 # runner/ is grouped by what each part owns, in layers, lowest first (the
 # folders of one line stand side by side):
-#   util           runner/'s own util.c, util.h: messages, errors, files, processes
+#   util           util.h and runner/util/: messages, errors, memory, output
+#                  queues, text, files, hashing, the cache folder, child
+#                  processes, the host
 #   core           the data model: records, verdicts, exit codes, the guest's
 #                  outcome and its console marks, the pure parsers (KTAP,
 #                  suites, --start, --profile, --shard's K/N)
@@ -154,7 +156,7 @@ header-check: | $(B)/obj
 layer-check:
 	@awk -v layers='$(LAYERS)' -v headers='$(RUNNER_HDRS)' ' \
 	function dir(p) { sub(/\/[^\/]*$$/, "", p); sub(/^runner\/?/, "", p); return p == "" ? "util" : p } \
-	function path(d, f) { return d == "util" ? "runner/" f : "runner/" d "/" f } \
+	function path(d, f) { return d == "util" ? (f == "util.h" ? "runner/" f : "runner/util/" f) : "runner/" d "/" f } \
 	BEGIN { \
 		n = split(layers, l, " "); \
 		for (i = 1; i <= n; i++) { m = split(l[i], s, "+"); for (j = 1; j <= m; j++) rank[s[j]] = i } \

@@ -32,7 +32,7 @@
 
 /*
  * The signals umlrun reads from its signalfd: SIGCHLD and the ending ones
- * (util.c), not one its parent set to be ignored (nohup's SIGHUP, a
+ * (util/proc.c), not one its parent set to be ignored (nohup's SIGHUP, a
  * script's `&` jobs' SIGINT and SIGQUIT), which blocking would make
  * deliverable again.
  */

@@ -380,7 +380,7 @@ static void keep(struct test_io *io, int which, const char *data, size_t len)
  * for ESC [), the bidirectional controls (U+061C, U+200E, U+200F,
  * U+202A-U+202E, U+2066-U+2069: they reorder the text around them) and the
  * line and paragraph separators (U+2028, U+2029: a line break to many
- * readers), as util.c's str_shown shows them. The first bytes of such a sequence wait
+ * readers), as util/text.c's str_shown shows them. The first bytes of such a sequence wait
  * in *w for the rest, which may come in the next read; escape_end adds
  * what waits when the output ends.
  */

@@ -2,7 +2,6 @@
 /*
  * msg.c - messages and errors: die, warn, note, struct uerr,
  * the exit codes, stderr's queue as messages use it, say_through.
- * Moved from util.c unchanged.
  */
 #define _GNU_SOURCE
 #include "msg.h"

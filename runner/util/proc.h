@@ -31,7 +31,7 @@ int run_argv_watched(char *const argv[], int log_fd, const struct run_watch *w);
 char *compiler_version(void);
 /* Run argv and return its stdout (NULL on failure, *status set). */
 char *capture_argv(char *const argv[], int *status);
-/* The signals whose default ends a process and that umlrun acts on instead (util.c). */
+/* The signals whose default ends a process and that umlrun acts on instead (proc.c). */
 #define N_ENDING_SIGNALS 12
 extern const int ending_signals[N_ENDING_SIGNALS];
 /*
