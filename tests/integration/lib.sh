@@ -33,7 +33,7 @@
 #   real_cache  the developer's cache, as it was before itest_own_cache
 #   check, pass, fail, tap_done (tests/tap.sh), skip, run (leaves rc, and
 #   the output in $work/out and $work/err), tap_on_fail, nothing_left,
-#   usage_line, itest_build, itest_own_cache (below)
+#   usage_line, itest_build, itest_own_cache, itest_mproj (below)
 # and prints "TAP version 13".
 set -u
 
@@ -120,6 +120,17 @@ itest_build() {
 	echo "Bail out! umlrun build failed:"
 	sed 's/^/# /' "$work/build.log"
 	exit 1
+}
+
+# itest_mproj: a project never written for umlrun, $work/mproj, whose only
+# executable (tests/run.sh: "sees" and the data file beside it, read at
+# /src) is in a subfolder; and $work/rwdir, a folder every user may write.
+itest_mproj() {
+	mkdir -p "$work/mproj/tests" "$work/rwdir"
+	chmod 777 "$work/rwdir"
+	echo hello >"$work/mproj/tests/data.txt"
+	printf '#!/bin/sh\necho "sees $(cat /src/tests/data.txt)"\n' >"$work/mproj/tests/run.sh"
+	chmod 755 "$work/mproj/tests/run.sh"
 }
 
 # itest_own_cache: a cache of the file's own, so that prune and the builds

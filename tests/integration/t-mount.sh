@@ -3,11 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 itest_own_cache
 
-mkdir -p "$work/mproj/tests" "$work/rwdir"
-chmod 777 "$work/rwdir"
-echo hello >"$work/mproj/tests/data.txt"
-printf '#!/bin/sh\necho "sees $(cat /src/tests/data.txt)"\n' >"$work/mproj/tests/run.sh"
-chmod 755 "$work/mproj/tests/run.sh"
+itest_mproj
 run "$umlrun" exec --mount="$work/mproj:/src" -- /src/tests/run.sh
 [ $rc -eq 0 ] && [ "$(cat "$work/out")" = "sees hello" ]
 check "--mount=HOST:GUEST runs a tree never written for umlrun"

@@ -3,13 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 itest_own_cache
 
-# A project never written for umlrun (as t-mount.sh's): its only
-# executable is in a subfolder.
-mkdir -p "$work/mproj/tests" "$work/rwdir"
-chmod 777 "$work/rwdir"
-echo hello >"$work/mproj/tests/data.txt"
-printf '#!/bin/sh\necho "sees $(cat /src/tests/data.txt)"\n' >"$work/mproj/tests/run.sh"
-chmod 755 "$work/mproj/tests/run.sh"
+itest_mproj
 
 mkdir -p "$work/plainsuite"
 printf '#!/bin/sh\necho waiting; sleep 30\n' >"$work/plainsuite/waits"

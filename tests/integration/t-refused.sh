@@ -4,13 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 itest_own_cache
 
-# A project never written for umlrun (as t-mount.sh's): its only
-# executable is in a subfolder.
-mkdir -p "$work/mproj/tests" "$work/rwdir"
-chmod 777 "$work/rwdir"
-echo hello >"$work/mproj/tests/data.txt"
-printf '#!/bin/sh\necho "sees $(cat /src/tests/data.txt)"\n' >"$work/mproj/tests/run.sh"
-chmod 755 "$work/mproj/tests/run.sh"
+itest_mproj
 
 for mem in 16M 31M 100000G; do
 	run "$umlrun" run --results="$work/nores" --mem=$mem smoke/t0001-pass.sh
