@@ -46,33 +46,44 @@ struct esc_wait {
 	size_t n;
 };
 
+/*
+ * The -v copy of one stream that console.log holds: the kernel's console
+ * or the job's stderr. The host reads the two from two pipes, in no fixed
+ * order, so each has its own unfinished line and escape state: a kernel
+ * line that comes in the middle of the job's line cuts neither.
+ */
+enum { COPY_KERNEL, COPY_STDERR };
+struct copy_chan {
+	struct esc_wait c2; /* the first bytes of a control sequence, maybe */
+	struct strbuf line; /* with copy_tag: the unfinished line */
+};
+
 /* What a test's guest streams, and where it goes as it arrives. */
 struct test_io {
 	const struct sched_opts *so;
 	struct ktap *ktap;
 	FILE *ktap_log;
 	int console_fd;
-	int console_err;	    /* the first failed write to console.log */
-	bool live;		    /* print at once (one slot) or keep for the end */
-	struct strbuf block;	    /* the test's lines, when not live */
-	struct strbuf kblock;	    /* with -q: ktap.txt's, which -q does not shorten */
-	struct strbuf partial;	    /* an unfinished result line */
-	bool line_cut;		    /* partial reached LINE_MAX_BYTES */
-	struct esc_wait c2;	    /* the first bytes of a control sequence, maybe (escape_byte) */
-	struct esc_wait console_c2; /* the same in the -v copy of the console */
-	const char *copy_tag;	    /* -v with several guests: "[ID] " before each line */
-	struct strbuf copy_line;    /* then the copy's unfinished line */
-	int log_err;		    /* the first error writing ktap.log, as errno had it */
-	bool console_cut;	    /* console.log reached CONSOLE_MAX_BYTES */
-	size_t console_len;	    /* bytes written to console.log */
-	size_t log_len;		    /* bytes of lines written to ktap.log */
-	size_t shown_len;	    /* bytes of lines shown on stdout and in ktap.txt */
-	const char *id;		    /* the test's id, the block's name */
-	int order;		    /* where the test's KTAP block is (ORDER_*) */
-	struct strbuf held;	    /* the block from its version line, until the test ends */
-	size_t held_version;	    /* the version line's bytes at held's start */
-	char *plan;		    /* the block's plan, which goes after the version line */
-	struct strbuf out_all;	    /* guest-visible output, for --check-determinism */
+	int console_err;	  /* the first failed write to console.log */
+	bool live;		  /* print at once (one slot) or keep for the end */
+	struct strbuf block;	  /* the test's lines, when not live */
+	struct strbuf kblock;	  /* with -q: ktap.txt's, which -q does not shorten */
+	struct strbuf partial;	  /* an unfinished result line */
+	bool line_cut;		  /* partial reached LINE_MAX_BYTES */
+	struct esc_wait c2;	  /* the first bytes of a control sequence, maybe (escape_byte) */
+	const char *copy_tag;	  /* -v with several guests: "[ID] " before each line */
+	struct copy_chan copy[2]; /* the -v copy, by stream (COPY_*) */
+	int log_err;		  /* the first error writing ktap.log, as errno had it */
+	bool console_cut;	  /* console.log reached CONSOLE_MAX_BYTES */
+	size_t console_len;	  /* bytes written to console.log */
+	size_t log_len;		  /* bytes of lines written to ktap.log */
+	size_t shown_len;	  /* bytes of lines shown on stdout and in ktap.txt */
+	const char *id;		  /* the test's id, the block's name */
+	int order;		  /* where the test's KTAP block is (ORDER_*) */
+	struct strbuf held;	  /* the block from its version line, until the test ends */
+	size_t held_version;	  /* the version line's bytes at held's start */
+	char *plan;		  /* the block's plan, which goes after the version line */
+	struct strbuf out_all;	  /* guest-visible output, for --check-determinism */
 	struct strbuf err_all;
 	uint64_t hash[2]; /* FNV-1a of the whole output and stderr */
 };
@@ -485,17 +496,17 @@ static void copy_write(struct test_io *io, struct strbuf *sb)
  * (then a 0xc2 waiting for the next byte keeps waiting: it may start a C1
  * control, escaped once that byte comes).
  */
-static void copy_flush(struct test_io *io, struct strbuf *sb, bool at_end)
+static void copy_flush(struct test_io *io, struct copy_chan *ch, struct strbuf *sb, bool at_end)
 {
 	if (at_end)
-		escape_end(&io->copy_line, &io->console_c2);
-	sb_printf(sb, "%s%s\n", io->copy_tag, io->copy_line.buf ? io->copy_line.buf : "");
-	io->copy_line.len = 0;
-	if (io->copy_line.buf)
-		io->copy_line.buf[0] = '\0';
+		escape_end(&ch->line, &ch->c2);
+	sb_printf(sb, "%s%s\n", io->copy_tag, ch->line.buf ? ch->line.buf : "");
+	ch->line.len = 0;
+	if (ch->line.buf)
+		ch->line.buf[0] = '\0';
 }
 
-static void to_console_bytes(struct test_io *io, const char *data, size_t len)
+static void to_console_bytes(struct test_io *io, int stream, const char *data, size_t len)
 {
 	if (write(io->console_fd, data, len) != (ssize_t)len) {
 		if (!io->console_err)
@@ -505,28 +516,27 @@ static void to_console_bytes(struct test_io *io, const char *data, size_t len)
 	if (io->so->console_copy >= 0) {
 		/* The copy goes to a terminal: no escape sequences from the guest. */
 		struct strbuf sb = { 0 };
+		struct copy_chan *ch = &io->copy[stream];
 
 		for (size_t i = 0; i < len; i++) {
 			if (!io->copy_tag) {
-				escape_byte(&sb, &io->console_c2, (unsigned char)data[i], true);
+				escape_byte(&sb, &ch->c2, (unsigned char)data[i], true);
 				continue;
 			}
 			/* Several guests: whole lines, each naming its test. */
-			if (data[i] != '\n' && io->copy_line.len < LINE_MAX_BYTES) {
-				escape_byte(&io->copy_line, &io->console_c2, (unsigned char)data[i],
-					    true);
+			if (data[i] != '\n' && ch->line.len < LINE_MAX_BYTES) {
+				escape_byte(&ch->line, &ch->c2, (unsigned char)data[i], true);
 				continue;
 			}
-			copy_flush(io, &sb, data[i] == '\n');
+			copy_flush(io, ch, &sb, data[i] == '\n');
 			if (data[i] != '\n')
-				escape_byte(&io->copy_line, &io->console_c2, (unsigned char)data[i],
-					    true);
+				escape_byte(&ch->line, &ch->c2, (unsigned char)data[i], true);
 		}
 		copy_write(io, &sb);
 	}
 }
 
-static void to_console(struct test_io *io, const char *data, size_t len)
+static void to_console(struct test_io *io, int stream, const char *data, size_t len)
 {
 	static const char cut[] = "\n[umlrun: console.log cut here, at 64 MiB]\n";
 
@@ -535,15 +545,15 @@ static void to_console(struct test_io *io, const char *data, size_t len)
 	if (len > room) {
 		/* The first bytes past the limit: what fits, then the mark, once. */
 		if (!io->console_cut) {
-			to_console_bytes(io, data, room);
-			to_console_bytes(io, cut, sizeof(cut) - 1);
+			to_console_bytes(io, stream, data, room);
+			to_console_bytes(io, stream, cut, sizeof(cut) - 1);
 			io->console_cut = true;
 			io->console_len = CONSOLE_MAX_BYTES;
 		}
 		return;
 	}
 	io->console_len += len;
-	to_console_bytes(io, data, len);
+	to_console_bytes(io, stream, data, len);
 }
 
 static void on_err(void *ctx, const char *data, size_t len)
@@ -551,12 +561,12 @@ static void on_err(void *ctx, const char *data, size_t len)
 	struct test_io *io = ctx;
 
 	keep(io, 1, data, len);
-	to_console(io, data, len);
+	to_console(io, COPY_STDERR, data, len);
 }
 
 static void on_console(void *ctx, const char *data, size_t len)
 {
-	to_console(ctx, data, len);
+	to_console(ctx, COPY_KERNEL, data, len);
 }
 
 /*
@@ -927,10 +937,14 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	line_end(&sl->io);
 	if (sl->io.partial.len)
 		result_line(&sl->io, sl->io.partial.buf);
-	if (sl->io.copy_tag && (sl->io.copy_line.len || sl->io.console_c2.n)) {
+	for (size_t i = 0; i < sizeof(sl->io.copy) / sizeof(sl->io.copy[0]); i++) {
+		struct copy_chan *ch = &sl->io.copy[i];
 		struct strbuf sb = { 0 };
 
-		copy_flush(&sl->io, &sb, true);
+		if (sl->io.copy_tag && (ch->line.len || ch->c2.n))
+			copy_flush(&sl->io, ch, &sb, true);
+		else if (ch->c2.n)
+			escape_end(&sb, &ch->c2);
 		copy_write(&sl->io, &sb);
 	}
 	lost = close_logs(&sl->io);
@@ -1066,7 +1080,8 @@ out:
 	sb_release(&sl->io.kblock);
 	block_end(&sl->io, false);
 	sb_release(&sl->io.partial);
-	sb_release(&sl->io.copy_line);
+	for (size_t i = 0; i < sizeof(sl->io.copy) / sizeof(sl->io.copy[0]); i++)
+		sb_release(&sl->io.copy[i].line);
 	free((char *)sl->io.copy_tag);
 	sl->io.copy_tag = NULL;
 	sb_release(&sl->io.out_all);

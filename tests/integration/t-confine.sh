@@ -111,8 +111,10 @@ run "$umlrun" run -v -j2 $R ihostile itest/t0001-pass.sh
 	grep -q '^\[ihostile/t0001-plant\] Linux version' "$work/err" &&
 	! grep -q '^Linux version' "$work/err" &&
 	! LC_ALL=C grep -q "$(printf '\233')" "$work/err" && ! grep -q "$ESC" "$work/err" &&
-	grep -q '^\[ihostile/t0001-plant\] .*\\xc2\\x9b2J$' "$work/err"
-check "-v with two guests tags each console line with its test, escapes cut lines included"
+	grep -q '^\[ihostile/t0001-plant\] .*\\xc2\\x9b2J$' "$work/err" &&
+	grep -q '^\[ihostile/t0001-plant\] half a line$' "$work/err" &&
+	grep -q '^\[ihostile/t0001-plant\] .*umlrun kernel line$' "$work/err"
+check "-v with two guests tags each console line with its test, escapes cut lines included, a kernel line inside the test's own line cuts neither"
 # The init's control line is a device the guest (root) can write too.
 run "$umlrun" run $R iforge
 [ $rc -eq 3 ] && grep -q "^not ok [1-5] iforge/t0001-fake-end.sh # TIMEOUT wall-clock limit of 6 s" "$work/out" &&

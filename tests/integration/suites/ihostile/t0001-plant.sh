@@ -25,5 +25,9 @@ printf '\033[2Jcleared\n' >&2
 # A console line cut at 64 KiB just inside a C1 control (0xc2 0x9b, CSI).
 printf '%065535d\302\302\2332J\n' 0 | tr 0 a >&2
 printf 'not ok 2 this failed\r\033[1A\033[2Kok 2 this passed\033]0;title\007\302\2332J\n'
+# Half a line, a kernel line (another pipe to the host), then its end.
+printf 'half ' >&2
+echo "umlrun kernel line" >/dev/kmsg
+echo 'a line' >&2
 # A right-to-left override (U+202E) that would show this name reversed.
 printf '# saved to invoice\342\200\256fdp.exe\n'
