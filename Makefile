@@ -152,8 +152,10 @@ header-check: | $(B)/obj
 
 # No include runs up a layer (LAYERS): for each #include "NAME.h" in
 # runner/, the folder that holds NAME.h (the includer's own first, as the
-# compiler looks) must be the includer's or on a lower layer.
-layer-check:
+# compiler looks) must be the includer's or on a lower layer. And no call:
+# each function or object an object file uses from another of runner/ (nm)
+# must be defined in its own folder or on a lower layer.
+layer-check: $(RUNNER_OBJS) $(B)/obj/cli/umlrun.o
 	@awk -v layers='$(LAYERS)' -v headers='$(RUNNER_HDRS)' ' \
 	function dir(p) { sub(/\/[^\/]*$$/, "", p); sub(/^runner\/?/, "", p); return p == "" ? "util" : p } \
 	function path(d, f) { return d == "util" ? (f == "util.h" ? "runner/" f : "runner/util/" f) : "runner/" d "/" f } \
@@ -174,6 +176,25 @@ layer-check:
 	END { if (bad) { print "layer-check: a file may include its own folder and the layers below (LAYERS in the Makefile)"; exit 1 } \
 		print "ok no include runs up a layer" }' \
 	$(RUNNER_SRCS) runner/cli/umlrun.c $(RUNNER_HDRS)
+	@nm -A -g --defined-only $(RUNNER_OBJS) $(B)/obj/cli/umlrun.o >$(B)/layer-defs.txt
+	@nm -A -u $(RUNNER_OBJS) $(B)/obj/cli/umlrun.o >$(B)/layer-uses.txt
+	@awk -v layers='$(LAYERS)' -v obj='$(B)/obj/' ' \
+	function dir(p) { p = substr(p, length(obj) + 1); return p ~ /\// ? substr(p, 1, index(p, "/") - 1) : "util" } \
+	BEGIN { \
+		n = split(layers, l, " "); \
+		for (i = 1; i <= n; i++) { m = split(l[i], s, "+"); for (j = 1; j <= m; j++) rank[s[j]] = i } \
+	} \
+	NR == FNR { sub(/:[^:]*$$/, "", $$1); home[$$NF] = $$1; next } \
+	{ \
+		sub(/:[^:]*$$/, "", $$1); d = dir($$1); f = $$NF; \
+		if (!(f in home) || dir(home[f]) == d || rank[dir(home[f])] < rank[d]) next; \
+		print $$1 ": calls " f " of " home[f] ": " dir(home[f]) "/ is " \
+			(rank[dir(home[f])] > rank[d] ? "above " : "beside ") d "/"; \
+		bad = 1 \
+	} \
+	END { if (bad) { print "layer-check: a file may call its own folder and the layers below (LAYERS in the Makefile)"; exit 1 } \
+		print "ok no call runs up a layer" }' \
+	$(B)/layer-defs.txt $(B)/layer-uses.txt
 
 format-check:
 	@clang-format --dry-run --Werror $(RUNNER_SRCS) runner/cli/umlrun.c $(RUNNER_HDRS) rootfs/*.c rootfs/*.h rootfs/helpers/*.c \
