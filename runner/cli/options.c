@@ -79,104 +79,124 @@ enum {
 	O_END /* not an option: one past the last */
 };
 
-/* Which options a command accepts: one bit per option, in 64. */
-_Static_assert(O_END - 1 - O_TT + 4 < 64, "the options outgrew the bitmask");
+/*
+ * Every option once: its name, whether it takes a value, what parse_option
+ * knows it by, and the commands that take it (a bit per command). getopt's
+ * table is made from it (long_opts), and opts_parse refuses an option the
+ * command is not among. Several names may share an id (kunit.py's).
+ */
+#define C(cmd) (1u << CMD_##cmd)
+/* Commands that build a kernel; that boot a guest; that select test files; that run them. */
+#define KERNEL_CMDS                                                                                \
+	(C(BUILD) | C(RUN) | C(EXEC) | C(SHELL) | C(COMPARE) | C(PRUNE) | C(KSELFTEST) |           \
+	 C(KUNIT) | C(HWSIM))
+#define BOOT_CMDS   (C(RUN) | C(EXEC) | C(SHELL) | C(COMPARE) | C(KSELFTEST) | C(HWSIM))
+#define SELECT_CMDS (C(RUN) | C(LIST) | C(COMPARE) | C(KSELFTEST) | C(HWSIM))
+#define SUITE_CMDS  (C(RUN) | C(KSELFTEST) | C(HWSIM))
+_Static_assert(CMD_COUNT <= 32, "the commands outgrew the options' bitmask");
 
-#define BIT(o)                                                                                     \
-	(1ULL << ((o) == O_HELP	     ? 0                                                           \
-		  : (o) == O_VERBOSE ? 1                                                           \
-		  : (o) == O_QUIET   ? 2                                                           \
-		  : (o) == O_JOBS    ? 3                                                           \
-				     : (o)-O_TT + 4))
-
-static const struct option long_opts[] = {
-	{ "help", no_argument, NULL, O_HELP },
-	{ "verbose", no_argument, NULL, O_VERBOSE },
-	{ "quiet", no_argument, NULL, O_QUIET },
-	{ "jobs", required_argument, NULL, O_JOBS },
-	{ "time-travel", required_argument, NULL, O_TT },
-	{ "start", required_argument, NULL, O_START },
-	{ "mem", required_argument, NULL, O_MEM },
-	{ "results", required_argument, NULL, O_RESULTS },
-	{ "kernel-src", required_argument, NULL, O_KSRC },
-	{ "kernel", required_argument, NULL, O_KERNEL },
-	{ "seccomp", required_argument, NULL, O_SECCOMP },
-	{ "kunitconfig", required_argument, NULL, O_KUNITCONFIG },
-	{ "mount", required_argument, NULL, O_MOUNT },
-	{ "plain", required_argument, NULL, O_PLAIN },
-	{ "seeds", required_argument, NULL, O_SEEDS },
-	{ "trace-event", required_argument, NULL, O_TRACE_EVENT },
-	{ "kprobe-event", required_argument, NULL, O_KPROBE_EVENT },
-	{ "profile", required_argument, NULL, O_PROFILE },
-	{ "gdb", optional_argument, NULL, O_GDB },
-	{ "gdb-guest", optional_argument, NULL, O_GDB_GUEST },
-	{ "cpu-cost", required_argument, NULL, O_CPU_COST },
-	{ "hostap", required_argument, NULL, O_HOSTAP },
-	{ "module", required_argument, NULL, O_MODULE },
-	{ "tshark", no_argument, NULL, O_TSHARK },
-	{ "gdb-guest-source", required_argument, NULL, O_GDB_GUEST_SOURCE },
-	{ "config", required_argument, NULL, O_CONFIG },
-	{ "make-jobs", required_argument, NULL, O_MAKE_JOBS },
-	{ "timeout", required_argument, NULL, O_TIMEOUT },
-	{ "wall-timeout", required_argument, NULL, O_WALL_TIMEOUT },
-	{ "repeat", required_argument, NULL, O_REPEAT },
-	{ "check-determinism", no_argument, NULL, O_DETERMINISM },
-	{ "suite-dir", required_argument, NULL, O_SUITE_DIR },
-	{ "retry", required_argument, NULL, O_RETRY },
-	{ "filter", required_argument, NULL, O_FILTER },
-	{ "exclude", required_argument, NULL, O_EXCLUDE },
-	{ "list", no_argument, NULL, O_LIST },
-	{ "shuffle", optional_argument, NULL, O_SHUFFLE },
-	{ "rerun-failed", no_argument, NULL, O_RERUN_FAILED },
-	{ "shard", required_argument, NULL, O_SHARD },
-	{ "durations", required_argument, NULL, O_DURATIONS },
-	{ "output", required_argument, NULL, O_OUTPUT },
-	{ "sample", required_argument, NULL, O_SAMPLE },
-	{ "json", optional_argument, NULL, O_JSON },
-	/* kunit.py's names, for umlrun kunit (docs/kunit.md has the table). */
-	{ "filter_action", required_argument, NULL, O_FILTER_ACTION },
-	{ "kernel_args", required_argument, NULL, O_KERNEL_ARGS },
-	{ "kconfig_add", required_argument, NULL, O_KCONFIG_ADD },
-	{ "run_isolated", required_argument, NULL, O_RUN_ISOLATED },
-	{ "list_tests", no_argument, NULL, O_LIST },
-	{ "list_suites", no_argument, NULL, O_LIST_SUITES },
-	{ "list_tests_attr", no_argument, NULL, O_LIST_ATTR },
-	{ "raw_output", optional_argument, NULL, O_RAW_OUTPUT },
-	{ "summary", no_argument, NULL, O_SUMMARY },
-	{ "failed", no_argument, NULL, O_FAILED },
-	{ "build-only", no_argument, NULL, O_BUILD_ONLY },
-	{ "no-build", no_argument, NULL, O_NO_BUILD },
-	{ "arch", required_argument, NULL, O_ARCH },
-	{ "build_dir", optional_argument, NULL, O_KUNITPY_REFUSED },
-	{ "make_options", optional_argument, NULL, O_KUNITPY_REFUSED },
-	{ "alltests", optional_argument, NULL, O_KUNITPY_REFUSED },
-	{ "cross_compile", optional_argument, NULL, O_KUNITPY_REFUSED },
-	{ "qemu_config", optional_argument, NULL, O_KUNITPY_REFUSED },
-	{ "qemu_args", optional_argument, NULL, O_KUNITPY_REFUSED },
-	{ "junit", optional_argument, NULL, O_KUNITPY_REFUSED },
-	{ "overlay", required_argument, NULL, O_OVERLAY },
-	{ "trace", no_argument, NULL, O_TRACE },
-	{ "immediate", no_argument, NULL, O_IMMEDIATE },
-	{ "run", required_argument, NULL, O_RUN_LIST },
-	{ "random-seed", required_argument, NULL, O_RANDOM_SEED },
-	{ "dry-run", no_argument, NULL, O_DRY_RUN },
-	{ 0 },
+static const struct option_row {
+	const char *name;
+	int has_arg;
+	int id;
+	unsigned cmds;
+} options[] = {
+	{ "help", no_argument, O_HELP, 0 },
+	{ "verbose", no_argument, O_VERBOSE, SUITE_CMDS | C(KUNIT) },
+	{ "quiet", no_argument, O_QUIET, SUITE_CMDS | C(KUNIT) },
+	{ "jobs", required_argument, O_JOBS, SUITE_CMDS | C(COMPARE) | C(KUNIT) },
+	{ "time-travel", required_argument, O_TT, BOOT_CMDS | C(KUNIT) },
+	{ "start", required_argument, O_START, BOOT_CMDS | C(KUNIT) },
+	{ "mem", required_argument, O_MEM, BOOT_CMDS | C(KUNIT) },
+	{ "results", required_argument, O_RESULTS, SELECT_CMDS | C(KUNIT) },
+	{ "kernel-src", required_argument, O_KSRC, KERNEL_CMDS | C(DOCTOR) },
+	{ "kernel", required_argument, O_KERNEL, KERNEL_CMDS | C(DOCTOR) },
+	{ "seccomp", required_argument, O_SECCOMP, BOOT_CMDS | C(KUNIT) },
+	{ "kunitconfig", required_argument, O_KUNITCONFIG, C(KUNIT) },
+	{ "mount", required_argument, O_MOUNT, BOOT_CMDS },
+	{ "plain", required_argument, O_PLAIN, C(RUN) | C(LIST) | C(COMPARE) },
+	{ "seeds", required_argument, O_SEEDS, SUITE_CMDS },
+	{ "trace-event", required_argument, O_TRACE_EVENT, BOOT_CMDS },
+	{ "kprobe-event", required_argument, O_KPROBE_EVENT, BOOT_CMDS },
+	{ "profile", required_argument, O_PROFILE, KERNEL_CMDS },
+	{ "gdb", optional_argument, O_GDB, C(RUN) | C(EXEC) | C(SHELL) },
+	{ "gdb-guest", optional_argument, O_GDB_GUEST, C(EXEC) },
+	{ "cpu-cost", required_argument, O_CPU_COST, BOOT_CMDS },
+	{ "hostap", required_argument, O_HOSTAP, C(HWSIM) },
+	{ "module", required_argument, O_MODULE, C(HWSIM) },
+	{ "tshark", no_argument, O_TSHARK, C(HWSIM) },
+	{ "gdb-guest-source", required_argument, O_GDB_GUEST_SOURCE, C(EXEC) },
+	{ "config", required_argument, O_CONFIG, KERNEL_CMDS },
+	{ "make-jobs", required_argument, O_MAKE_JOBS, KERNEL_CMDS },
+	{ "timeout", required_argument, O_TIMEOUT, SUITE_CMDS | C(EXEC) | C(COMPARE) | C(KUNIT) },
+	{ "wall-timeout", required_argument, O_WALL_TIMEOUT,
+	  SUITE_CMDS | C(EXEC) | C(COMPARE) | C(KUNIT) },
+	{ "repeat", required_argument, O_REPEAT, SUITE_CMDS },
+	{ "check-determinism", no_argument, O_DETERMINISM, SUITE_CMDS },
+	{ "suite-dir", required_argument, O_SUITE_DIR,
+	  C(RUN) | C(EXEC) | C(SHELL) | C(LIST) | C(COMPARE) },
+	{ "retry", required_argument, O_RETRY, SUITE_CMDS },
+	{ "filter", required_argument, O_FILTER, SELECT_CMDS | C(KUNIT) },
+	{ "exclude", required_argument, O_EXCLUDE, SELECT_CMDS },
+	{ "list", no_argument, O_LIST, SUITE_CMDS | C(KUNIT) },
+	{ "shuffle", optional_argument, O_SHUFFLE, SELECT_CMDS },
+	{ "rerun-failed", no_argument, O_RERUN_FAILED, C(RUN) | C(LIST) | C(COMPARE) | C(HWSIM) },
+	{ "shard", required_argument, O_SHARD, SELECT_CMDS },
+	{ "durations", required_argument, O_DURATIONS, SELECT_CMDS },
+	{ "output", required_argument, O_OUTPUT, C(MERGE) },
+	{ "sample", required_argument, O_SAMPLE, C(COMPARE) },
+	{ "json", optional_argument, O_JSON, C(COMPARE) | C(KUNIT) },
+	{ "filter_action", required_argument, O_FILTER_ACTION, C(KUNIT) },
+	{ "kernel_args", required_argument, O_KERNEL_ARGS, C(KUNIT) },
+	{ "kconfig_add", required_argument, O_KCONFIG_ADD, C(KUNIT) },
+	{ "run_isolated", required_argument, O_RUN_ISOLATED, C(KUNIT) },
+	{ "list_tests", no_argument, O_LIST, SUITE_CMDS | C(KUNIT) },
+	{ "list_suites", no_argument, O_LIST_SUITES, C(KUNIT) },
+	{ "list_tests_attr", no_argument, O_LIST_ATTR, C(KUNIT) },
+	{ "raw_output", optional_argument, O_RAW_OUTPUT, C(KUNIT) },
+	{ "summary", no_argument, O_SUMMARY, C(KUNIT) },
+	{ "failed", no_argument, O_FAILED, C(KUNIT) },
+	{ "build-only", no_argument, O_BUILD_ONLY, C(KUNIT) },
+	{ "no-build", no_argument, O_NO_BUILD, C(KUNIT) },
+	{ "arch", required_argument, O_ARCH, C(KUNIT) },
+	{ "build_dir", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
+	{ "make_options", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
+	{ "alltests", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
+	{ "cross_compile", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
+	{ "qemu_config", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
+	{ "qemu_args", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
+	{ "junit", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
+	{ "overlay", required_argument, O_OVERLAY, BOOT_CMDS },
+	{ "trace", no_argument, O_TRACE, SUITE_CMDS },
+	{ "immediate", no_argument, O_IMMEDIATE, SUITE_CMDS },
+	{ "run", required_argument, O_RUN_LIST, SUITE_CMDS },
+	{ "random-seed", required_argument, O_RANDOM_SEED, BOOT_CMDS | C(KUNIT) },
+	{ "dry-run", no_argument, O_DRY_RUN, C(PRUNE) },
 };
 
-#define KERNEL_OPTS                                                                                \
-	(BIT(O_KSRC) | BIT(O_KERNEL) | BIT(O_CONFIG) | BIT(O_MAKE_JOBS) | BIT(O_PROFILE))
-#define BOOT_OPTS                                                                                  \
-	(KERNEL_OPTS | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) | BIT(O_SUITE_DIR) | BIT(O_OVERLAY) | \
-	 BIT(O_RANDOM_SEED) | BIT(O_SECCOMP) | BIT(O_MOUNT) | BIT(O_TRACE_EVENT) |                 \
-	 BIT(O_KPROBE_EVENT) | BIT(O_CPU_COST))
-#define SELECT_OPTS                                                                                \
-	(BIT(O_SUITE_DIR) | BIT(O_FILTER) | BIT(O_EXCLUDE) | BIT(O_SHUFFLE) | BIT(O_SHARD) |       \
-	 BIT(O_DURATIONS) | BIT(O_RERUN_FAILED) | BIT(O_RESULTS) | BIT(O_PLAIN))
-#define RUN_OPTS                                                                                   \
-	(BOOT_OPTS | SELECT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_REPEAT) |          \
-	 BIT(O_SEEDS) | BIT(O_DETERMINISM) | BIT(O_VERBOSE) | BIT(O_QUIET) | BIT(O_JOBS) |         \
-	 BIT(O_RETRY) | BIT(O_LIST) | BIT(O_TRACE) | BIT(O_IMMEDIATE) | BIT(O_RUN_LIST) |          \
-	 BIT(O_GDB))
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+static struct option long_opts[N_OPTIONS + 1];
+
+/* getopt's table, from options[] (once). */
+static void long_opts_make(void)
+{
+	if (long_opts[0].name)
+		return;
+	for (size_t i = 0; i < N_OPTIONS; i++)
+		long_opts[i] =
+		    (struct option){ options[i].name, options[i].has_arg, NULL, options[i].id };
+}
+
+/* The row of what getopt_long returned: by li for a long option, else by its letter. */
+static const struct option_row *option_row(int c, int li)
+{
+	if (c >= 256)
+		return &options[li];
+	for (size_t i = 0; i < N_OPTIONS; i++)
+		if (options[i].id == c)
+			return &options[i];
+	return NULL;
+}
 
 #define GDB_HELP                                                                                   \
 	"  --gdb[=FILE]           the guest kernel under the host's gdb, paused before\n"          \
@@ -227,10 +247,9 @@ static const struct option long_opts[] = {
 static const struct command_desc {
 	enum command cmd;
 	const char *name;
-	unsigned long long allowed;
 	const char *usage;
 } commands[] = {
-	{ CMD_BUILD, "build", KERNEL_OPTS,
+	{ CMD_BUILD, "build",
 	  "Usage: umlrun build [OPTIONS]\n"
 	  "Build (or find in the cache) the time-travel kernel and the guest's root folder.\n"
 	  "\n"
@@ -244,7 +263,7 @@ static const struct command_desc {
 	  "                         or gcov (uml-config/profiles/NAME.config)\n"
 	  "  --make-jobs=N          parallel make jobs (default: number of CPUs)\n"
 	  "  -h, --help             show this help\n" },
-	{ CMD_RUN, "run", RUN_OPTS,
+	{ CMD_RUN, "run",
 	  "Usage: umlrun run [OPTIONS] [SUITE | SUITE/TEST ...]\n"
 	  "Run test files, each in its own guest, and report KTAP on stdout.\n"
 	  "With no argument, every suite runs.\n"
@@ -278,8 +297,6 @@ static const struct command_desc {
 	  "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure\n"
 	  "(build, boot, crash), 124 timeout, 128+N umlrun killed by signal N.\n" },
 	{ CMD_EXEC, "exec",
-	  BOOT_OPTS | BIT(O_TIMEOUT) | BIT(O_WALL_TIMEOUT) | BIT(O_GDB) | BIT(O_GDB_GUEST) |
-	      BIT(O_GDB_GUEST_SOURCE),
 	  "Usage: umlrun exec [OPTIONS] -- COMMAND [ARG...]\n"
 	  "Run one command in a guest under time travel, streaming its output, and\n"
 	  "exit with its status.\n"
@@ -293,12 +310,12 @@ static const struct command_desc {
 	  "  --gdb-guest-source=DIR gdb may read the program's source files in DIR (and\n"
 	  "                         looks there); repeatable\n"
 	  "  -h, --help             show this help\n" },
-	{ CMD_SHELL, "shell", BOOT_OPTS | BIT(O_GDB),
+	{ CMD_SHELL, "shell",
 	  "Usage: umlrun shell [OPTIONS]\n"
 	  "Boot the test guest with an interactive shell on this terminal (in\n"
 	  "/suite, with the suites read-only); 'exit' powers it off.\n"
 	  "\n" BOOT_HELP GDB_HELP "  -h, --help             show this help\n" },
-	{ CMD_LIST, "list", SELECT_OPTS,
+	{ CMD_LIST, "list",
 	  "Usage: umlrun list [OPTIONS] [SUITE ...]\n"
 	  "List the test files (all suites by default), as 'run' would select them.\n"
 	  "\n"
@@ -306,7 +323,7 @@ static const struct command_desc {
 	  "  --results=DIR          where --rerun-failed finds the last run (default\n"
 	  "                         ./results)\n"
 	  "  -h, --help             show this help\n" },
-	{ CMD_MERGE, "merge", BIT(O_OUTPUT),
+	{ CMD_MERGE, "merge",
 	  "Usage: umlrun merge --output=DIR RUN_DIR...\n"
 	  "Merge the run folders of the shards of one run (umlrun run --shard=K/N)\n"
 	  "into one results.json, junit.xml, ktap.txt and report.html in DIR. Fails\n"
@@ -315,8 +332,6 @@ static const struct command_desc {
 	  "  --output=DIR           where the merged results go (must not exist)\n"
 	  "  -h, --help             show this help\n" },
 	{ CMD_COMPARE, "compare",
-	  BOOT_OPTS | SELECT_OPTS | BIT(O_JOBS) | BIT(O_SAMPLE) | BIT(O_JSON) | BIT(O_TIMEOUT) |
-	      BIT(O_WALL_TIMEOUT),
 	  "Usage: umlrun compare [OPTIONS] [SUITE | SUITE/TEST ...]\n"
 	  "Run the tests with time travel off and in the chosen mode, in one go, and\n"
 	  "print per test and in total: simulated seconds, wall seconds each way and\n"
@@ -327,7 +342,7 @@ static const struct command_desc {
 	  "  --results=DIR          where the two run folders go (default ./results)\n"
 	  "  --timeout, --wall-timeout   as for 'umlrun run'\n"
 	  "  -h, --help             show this help\n" },
-	{ CMD_PRUNE, "prune", KERNEL_OPTS | BIT(O_DRY_RUN),
+	{ CMD_PRUNE, "prune",
 	  "Usage: umlrun prune [OPTIONS]\n"
 	  "Remove the cached kernels and root folders that the current inputs (the\n"
 	  "project's fragments and packages, and these options) do not select. What\n"
@@ -337,7 +352,7 @@ static const struct command_desc {
 	  "                         the kernel to keep, as for 'umlrun build'\n"
 	  "  --dry-run              say what would be removed, remove nothing\n"
 	  "  -h, --help             show this help\n" },
-	{ CMD_DOCTOR, "doctor", BIT(O_KERNEL) | BIT(O_KSRC),
+	{ CMD_DOCTOR, "doctor",
 	  "Usage: umlrun doctor [OPTIONS]\n"
 	  "Check what this host must offer umlrun: the Debian packages, ptrace,\n"
 	  "/dev/shm, seccomp, Landlock, namespaces, TMPDIR, free disk in the cache\n"
@@ -352,7 +367,6 @@ static const struct command_desc {
 	  "of the project's debian-packages.\n"
 	  "Exit status: 0 nothing failed, 3 a check failed.\n" },
 	{ CMD_KSELFTEST, "kselftest",
-	  RUN_OPTS & ~(BIT(O_SUITE_DIR) | BIT(O_PLAIN) | BIT(O_RERUN_FAILED) | BIT(O_GDB)),
 	  "Usage: umlrun kselftest [OPTIONS] [TARGET...]\n"
 	  "Build the kernel's own selftests of TARGET (default timers; a folder of\n"
 	  "tools/testing/selftests in the kernel source the guest kernel comes from),\n"
@@ -370,13 +384,6 @@ static const struct command_desc {
 	  "Exit status: as 'umlrun run'; 2 for an unknown TARGET, 3 for one that does\n"
 	  "not build.\n" },
 	{ CMD_KUNIT, "kunit",
-	  KERNEL_OPTS | BIT(O_KUNITCONFIG) | BIT(O_TT) | BIT(O_START) | BIT(O_MEM) |
-	      BIT(O_RANDOM_SEED) | BIT(O_SECCOMP) | BIT(O_RESULTS) | BIT(O_WALL_TIMEOUT) |
-	      BIT(O_LIST) | BIT(O_QUIET) | BIT(O_VERBOSE) | BIT(O_JOBS) | BIT(O_TIMEOUT) |
-	      BIT(O_FILTER) | BIT(O_FILTER_ACTION) | BIT(O_KERNEL_ARGS) | BIT(O_KCONFIG_ADD) |
-	      BIT(O_RUN_ISOLATED) | BIT(O_LIST_SUITES) | BIT(O_LIST_ATTR) | BIT(O_RAW_OUTPUT) |
-	      BIT(O_JSON) | BIT(O_SUMMARY) | BIT(O_FAILED) | BIT(O_BUILD_ONLY) | BIT(O_NO_BUILD) |
-	      BIT(O_ARCH) | BIT(O_KUNITPY_REFUSED),
 	  "Usage: umlrun kunit [OPTIONS] [GLOB]\n"
 	  "Build a kernel with KUnit and the kunitconfig (cached, like 'umlrun build'),\n"
 	  "boot it once under time travel and report each KUnit suite as a test file\n"
@@ -429,8 +436,6 @@ static const struct command_desc {
 	  "Exit status: as 'umlrun run'; 2 for a missing kunitconfig, an option of it\n"
 	  "that the kernel does not keep, or a GLOB that selects no suite.\n" },
 	{ CMD_HWSIM, "hwsim",
-	  (RUN_OPTS & ~(BIT(O_SUITE_DIR) | BIT(O_PLAIN) | BIT(O_GDB))) | BIT(O_HOSTAP) |
-	      BIT(O_MODULE) | BIT(O_TSHARK),
 	  "Usage: umlrun hwsim --hostap=TREE [OPTIONS] [CASE|PREFIX*...]\n"
 	  "Run hostap's own tests/hwsim suite of TREE, unchanged: build its programs\n"
 	  "with the suite's example configs (cached by the tree's C sources), boot\n"
@@ -462,7 +467,7 @@ static const struct command_desc {
 	  "of the project's debian-packages (its hwsim ones; with --tshark its tshark).\n"
 	  "Exit status: as 'umlrun run'; 2 for a TREE that is not hostap, an unknown\n"
 	  "case or module; 3 for a tree that does not build or packages missing.\n" },
-	{ CMD_HELP, "help", 0,
+	{ CMD_HELP, "help",
 	  "Usage: umlrun help [COMMAND]\n"
 	  "Show the help of umlrun or of one command.\n" },
 };
@@ -1185,6 +1190,7 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 	 * its own options. Every other command takes its options before or
 	 * after its operands (umlrun run wireless -j2).
 	 */
+	long_opts_make();
 	while ((c = getopt_long(argc - 1, av, o->cmd == CMD_EXEC ? "+hvqj:" : "hvqj:", long_opts,
 				&li)) != -1) {
 		/* The option as the user would name it, whatever form was used. */
@@ -1216,7 +1222,7 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 					"--help'",
 					d->name, this, d->name);
 		}
-		if (c != O_HELP && !(d->allowed & BIT(c)))
+		if (c != O_HELP && !(option_row(c, li)->cmds & (1u << o->cmd)))
 			return uerr_set(e, EXIT_USAGE,
 					"%s: option %s does not apply; see 'umlrun %s --help'",
 					d->name, this, d->name);
