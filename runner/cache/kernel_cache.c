@@ -939,7 +939,7 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 			r = 0;
 			goto out;
 		}
-		note("the cached kernel %s is %s: building it again", k->dir,
+		tell(o, false, "the cached kernel %s is %s: building it again", k->dir,
 		     info == -2 ? "damaged (its linux is not the size it was built)"
 				: "incomplete (no valid info file)");
 	}

@@ -248,6 +248,7 @@ static char *inventory_difference(const char *want, const char *have)
 }
 
 int rootfs_ensure(const char *project_dir, const char *guestbin, char *const *extras, char **dir,
+		  void (*say)(void *ctx, bool transient, const char *text), void *say_ctx,
 		  struct uerr *e)
 {
 	_cleanup_free_ char *manifest = xasprintf("%s/rootfs/manifest", project_dir);
@@ -300,13 +301,16 @@ int rootfs_ensure(const char *project_dir, const char *guestbin, char *const *ex
 		}
 		/* Emptied, cut short or changed outside umlrun: every guest would fail. */
 		if (differs)
-			note("the cached root folder %s changed since it was assembled (%s): "
-			     "assembling it again",
-			     *dir, differs);
+			say_through(
+			    say, say_ctx, false,
+			    "the cached root folder %s changed since it was assembled (%s): "
+			    "assembling it again",
+			    *dir, differs);
 		else
-			note("the cached root folder %s is incomplete (no init or busybox): "
-			     "assembling it again",
-			     *dir);
+			say_through(say, say_ctx, false,
+				    "the cached root folder %s is incomplete (no init or busybox): "
+				    "assembling it again",
+				    *dir);
 		/* The list stays: a folder left half removed will not match it either. */
 		if (rm_rf(*dir) < 0 && is_dir(*dir))
 			return uerr_sys(e, EXIT_INFRA, "cannot remove %s", *dir);

@@ -26,7 +26,9 @@ char *rootfs_missing_packages(const char *manifest_text);
  */
 int rootfs_locate(const char *project_dir, const char *guestbin, char *const *extras, char **dir,
 		  struct uerr *e);
+/* Builds it if need be; what it does about a damaged one goes to say (NULL: nowhere). */
 int rootfs_ensure(const char *project_dir, const char *guestbin, char *const *extras, char **dir,
+		  void (*say)(void *ctx, bool transient, const char *text), void *say_ctx,
 		  struct uerr *e);
 
 #endif

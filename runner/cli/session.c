@@ -196,7 +196,8 @@ void prepare_rootfs(struct session *s)
 {
 	struct uerr e;
 
-	if (rootfs_ensure(s->project, s->guestbin, s->manifest_extras, &s->rootfs, &e) < 0)
+	if (rootfs_ensure(s->project, s->guestbin, s->manifest_extras, &s->rootfs, say_progress,
+			  NULL, &e) < 0)
 		uerr_die(&e);
 }
 
