@@ -1,9 +1,22 @@
 // SPDX-License-Identifier: MIT
-/* test_sched.c - a test file's wall-clock limit in each time-travel mode. */
+/*
+ * test_sched.c - a test file's wall-clock limit in each time-travel mode;
+ * the scheduler's rules (verdicts, -j, --retry, --repeat,
+ * --check-determinism) against the fake guest of fake_guest.h.
+ */
 #define _GNU_SOURCE
 #include "sched.h"
+#include "supervise.h"
 
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fake_guest.h"
 #include "tap.h"
+#include "util.h"
 
 static void test_wall_limit(void)
 {
@@ -24,8 +37,119 @@ static void test_wall_limit(void)
 	   "off: no time limit, the settings' wall limit");
 }
 
-int main(void)
+/* The scheduler's rules, against the fake guest (fake_guest.h): no kernel. */
+static char stage_dir[] = "/tmp/umlrun-test-sched.XXXXXX";
+static struct stage stage;
+
+static struct test fake_test(const char *file, double wall)
 {
+	return (struct test){ .suite = "fake",
+			      .file = (char *)file,
+			      .id = xasprintf("fake/%s", file),
+			      .timeout = 60,
+			      .wall_timeout = wall };
+}
+
+/* Runs the tests; the verdict of each in *v (in the tests' order), the run's exit code. */
+static int run_sched(struct sched_opts *so, struct test *t, size_t n, enum verdict *v,
+		     int *attempts)
+{
+	_cleanup_free_ char *run = xasprintf("%s/run%d", stage_dir, rand());
+	_cleanup_free_ char *ktap = xasprintf("%s.ktap", run);
+	struct sched_result res;
+	struct uerr e = { 0 };
+	int code;
+
+	mkdir_p(run, 0755);
+	so->base.stage = &stage;
+	so->base.mode = TT_INF_CPU;
+	so->console_copy = -1;
+	so->run_dir = run;
+	so->run_ktap = fopen(ktap, "we");
+	if (sched_run(so, t, n, &res, &e) < 0) {
+		diag("sched_run: %s", e.msg);
+		fclose(so->run_ktap);
+		return -1;
+	}
+	fclose(so->run_ktap);
+	for (size_t i = 0; i < n; i++) {
+		v[i] = (enum verdict) - 1;
+		attempts[i] = 0;
+		for (size_t k = 0; k < res.nrec; k++)
+			if (res.rec[k].test == &t[i]) {
+				v[i] = res.rec[k].verdict;
+				attempts[i]++;
+			}
+	}
+	code = exit_code_of(res.rec, res.nrec);
+	sched_result_free(&res);
+	return code;
+}
+
+static void test_sched_fake(void)
+{
+	struct test t[4] = { fake_test("t0001-pass.sh", 30), fake_test("t0002-fail.sh", 30),
+			     fake_test("t0003-hang.sh", 0.5), fake_test("t0004-flaky.sh", 30) };
+	struct test r[1] = { fake_test("t0001-random.sh", 30) };
+	enum verdict v[4];
+	int attempts[4], code;
+	struct sched_opts so;
+
+	memset(&so, 0, sizeof(so));
+	so.jobs = 2;
+	so.repeat = 1;
+	ok(run_sched(&so, t, 4, v, attempts) == 124, "-j2: a timeout is the run's exit code (124)");
+	ok(v[0] == V_PASS && v[1] == V_FAIL && v[2] == V_TIMEOUT && v[3] == V_FAIL,
+	   "each test file's verdict: pass, fail, timeout at its 0.5 s wall limit, fail");
+	ok(attempts[0] == 1 && attempts[1] == 1 && attempts[2] == 1 && attempts[3] == 1,
+	   "each once, one record each");
+
+	memset(&so, 0, sizeof(so));
+	so.jobs = 2;
+	so.repeat = 1;
+	so.retry = 1;
+	ok(run_sched(&so, t + 3, 1, v, attempts) == 0 && v[0] == V_FLAKY,
+	   "--retry=1: a file that fails, then passes on its retry (umlrun.try=2), is flaky; "
+	   "the run passes");
+	ok(run_sched(&so, t + 1, 1, v, attempts) == 1 && v[0] == V_FAIL,
+	   "--retry=1: a file that fails both times fails");
+
+	memset(&so, 0, sizeof(so));
+	so.jobs = 1;
+	so.repeat = 2;
+	ok(run_sched(&so, t, 1, v, attempts) == 0 && attempts[0] == 2,
+	   "--repeat=2: two records of the file");
+	so.check_determinism = true;
+	ok(run_sched(&so, t, 1, v, attempts) == 0 && v[0] == V_PASS,
+	   "--check-determinism: the same output twice passes");
+	code = run_sched(&so, r, 1, v, attempts);
+	ok(code == 1 && v[0] == V_FAIL,
+	   "--check-determinism: output that differs between the runs fails the file");
+}
+
+int main(int argc, char **argv)
+{
+	char self[PATH_MAX];
+	_cleanup_free_ char *link = NULL;
+	ssize_t n;
+
+	if (fake_guest_called(argc, argv))
+		return fake_guest(argc, argv);
 	test_wall_limit();
+
+	if (!mkdtemp(stage_dir) || (n = readlink("/proc/self/exe", self, sizeof(self) - 1)) < 0) {
+		perror("staging the fake guest");
+		return 1;
+	}
+	self[n] = '\0';
+	stage.dir = stage_dir;
+	link = xasprintf("%s/linux", stage_dir);
+	if (symlink(self, link) < 0) {
+		perror("staging the fake guest");
+		return 1;
+	}
+	supervise_block_signals();
+	test_sched_fake();
+	rm_rf(stage_dir);
 	return done_testing();
 }

@@ -27,84 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fake_guest.h"
 #include "tap.h"
 #include "util.h"
-
-/* The fake guest's side. */
-static void say(int fd, const char *s)
-{
-	if (write(fd, s, strlen(s)) < 0) {
-		/* the supervisor went away: nothing to tell */
-	}
-}
-
-static int fake_guest(const char *mode)
-{
-	if (!strcmp(mode, "pass")) {
-		say(1, "Linux version 0.0-fake\n");
-		say(4, "begin sim=0.000000000\n");
-		say(3, "KTAP version 1\n1..1\nok 1 fake\n");
-		say(5, "a line on stderr\n");
-		say(4, "end exit=0 sim=1.250000000 forks=3 pgfault=9\n");
-		say(1, "reboot: Power down\n");
-		return 0;
-	}
-	if (!strcmp(mode, "exit7")) {
-		say(4, "begin sim=0.000000000\n");
-		say(4, "end exit=7 sim=2.000000000\n");
-		return 0;
-	}
-	if (!strcmp(mode, "signal")) {
-		say(4, "begin sim=0.000000000\n");
-		say(4, "end signal=9 sim=0.500000000\n");
-		return 0;
-	}
-	if (!strcmp(mode, "simlimit")) {
-		say(4, "begin sim=0.000000000\n");
-		say(4, "end timeout=5 sim=5.000000000\n");
-		return 0;
-	}
-	if (!strcmp(mode, "forged")) {
-		/* Numbers no init writes: each line ignored, then silence. */
-		say(4, "begin sim=0.000000000\n");
-		say(4, "end exit=999 sim=1.0\n");
-		say(4, "end exit=0 sim=-3\n");
-		say(4, "end timeout=0 sim=1.0\n");
-		return 0;
-	}
-	if (!strcmp(mode, "panic")) {
-		say(4, "begin sim=0.000000000\n");
-		say(1, "Kernel panic - not syncing: fake panic\n");
-		return 1;
-	}
-	if (!strcmp(mode, "hang")) {
-		say(4, "begin sim=0.000000000\n");
-		for (;;)
-			pause();
-	}
-	if (!strcmp(mode, "silent")) {
-		say(4, "begin sim=0.000000000\n");
-		return 0;
-	}
-	if (!strcmp(mode, "initerror")) {
-		say(4, "error cannot mount the results: fake\n");
-		return 0;
-	}
-	if (!strcmp(mode, "killed")) {
-		say(4, "begin sim=0.000000000\n");
-		raise(SIGKILL);
-	}
-	if (!strcmp(mode, "split")) {
-		/* The end line in pieces, across writes. */
-		say(4, "begin sim=0.000000000\nend ex");
-		usleep(20000);
-		say(4, "it=4 sim=3.5");
-		usleep(20000);
-		say(4, "00000000\n");
-		return 0;
-	}
-	return 99;
-}
 
 /* The supervisor's side. */
 static char stage_dir[] = "/tmp/umlrun-test-supervise.XXXXXX";
@@ -220,9 +145,8 @@ int main(int argc, char **argv)
 	_cleanup_free_ char *link = NULL, *g0 = NULL;
 	ssize_t n;
 
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], "umlrun.test=fake/", 17))
-			return fake_guest(argv[i] + 17);
+	if (fake_guest_called(argc, argv))
+		return fake_guest(argc, argv);
 
 	if (!mkdtemp(stage_dir)) {
 		perror("mkdtemp");
