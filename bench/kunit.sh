@@ -10,7 +10,9 @@
 # (umlrun's uml-config/kunit/kernel-time.kunitconfig, the tree's
 # kernel/time/.kunitconfig for kunit.py: the same two lines); --default adds
 # the tree's default.config (every test: a long first build for both).
-# kunit.py builds in a folder of its own per row,
+# kunit.py runs on the same kernel source without umlrun's patches (the
+# Debian tarball, unpacked once into $KUNITPY_BUILD/src) and builds in a
+# folder of its own per row,
 # $KUNITPY_BUILD/kunitpy-ROW (default ~/.cache/umlrun-bench), kept between
 # runs: a first run pays both full builds.
 #
@@ -72,6 +74,23 @@ find_tree() {
 		exit 3
 	}
 }
+# pristine_tree: kunit.py runs on the kernel's own source, without
+# umlrun's patches (a patched tree needs time travel to build, which
+# kunit.py's configs leave off): the tarball umlrun built from, unpacked
+# once into $base/src. A kernel umlrun built from --kernel-src: that tree.
+pristine_tree() {
+	inputs=$(dirname "$kernel")/inputs.txt
+	tarball=$(sed -n 's/^source: tarball \([^ ]*\) .*/\1/p' "$inputs" 2>/dev/null)
+	[ -n "$tarball" ] || return 0
+	src=${XDG_CACHE_HOME:-$HOME/.cache}/umlrun/sources/$tarball
+	dir=$base/src/${tarball%.tar.xz}
+	if [ ! -f "$dir/tools/testing/kunit/kunit.py" ] && [ -f "$src" ]; then
+		echo "# unpacking $tarball for kunit.py (once): $base/src" >&2
+		rm -rf "$dir" && mkdir -p "$base/src" && tar -C "$base/src" -xf "$src" || exit 3
+	fi
+	[ -f "$dir/tools/testing/kunit/kunit.py" ] && tree=$dir
+	return 0
+}
 kunitpy() {
 	(cd "$tree" && python3 tools/testing/kunit/kunit.py "$@")
 }
@@ -90,7 +109,7 @@ for row in $rows; do
 	# First builds (a full one only if not built before: see the output).
 	u_build=$(timed "$work/$name.ub" "$umlrun" kunit --build-only $(ucfg "$row") --make-jobs="$jobs")
 	grep -q ', built)$' "$work/$name.ub" || u_build=cached
-	[ -n "${tree:-}" ] || find_tree "$work/$name.ub"
+	[ -n "${tree:-}" ] || { find_tree "$work/$name.ub" && pristine_tree; }
 	p_build=$(timed "$work/$name.pb" py build --jobs="$jobs")
 	# kunit.py's make always runs: a first build shows in its time only.
 	u_noop=$(timed "$work/$name.un" "$umlrun" kunit --build-only $(ucfg "$row"))
