@@ -5,6 +5,7 @@
 # the tests each tool counts (kunit.py's counting: a parameter is a test).
 #
 #   sh bench/kunit.sh [--default]
+#   ROWS=default sh bench/kunit.sh     # some rows only
 #
 # Rows: lib/kunit (the tree's lib/kunit/.kunitconfig) and kernel/time
 # (umlrun's uml-config/kunit/kernel-time.kunitconfig, the tree's
@@ -32,6 +33,7 @@ base=${KUNITPY_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/umlrun-bench}
 jobs=$(nproc)
 rows="lib/kunit kernel/time"
 [ "${1:-}" = --default ] && rows="$rows default"
+rows=${ROWS:-$rows}
 
 # ucfg ROW, pcfg ROW: each tool's kunitconfig option for a row.
 ucfg() {
