@@ -370,7 +370,8 @@ static char **fragment_list(const struct kernel_opts *o, size_t *n, struct uerr 
 	for (int i = 0; i < count; i++) {
 		size_t l = strlen(names[i]->d_name);
 
-		if (l > 7 && !strcmp(names[i]->d_name + l - 7, ".config"))
+		if (l > 7 && !strcmp(names[i]->d_name + l - 7, ".config") &&
+		    (!o->time_travel_only || !strcmp(names[i]->d_name, "time-travel.config")))
 			v[(*n)++] = xasprintf("%s/%s", o->config_dir, names[i]->d_name);
 		free(names[i]);
 	}

@@ -53,6 +53,14 @@ struct kernel_opts {
 	/* Keep the build's .gcno files with the kernel (kernels/KEY/gcov/): coverage. */
 	bool keep_gcno;
 	const char *config_dir; /* the project's uml-config/ */
+	/*
+	 * Of the project's fragments, time-travel.config alone: a KUnit
+	 * kernel is kunit.py's (defconfig, arch_uml.config, the kunitconfig)
+	 * with time travel, so that it builds and counts the tests kunit.py
+	 * does. The guest's fragments (hostfs, networking, wireless,
+	 * tracing, debugfs) would add tests of their own.
+	 */
+	bool time_travel_only;
 	int jobs;
 	bool progress; /* a terminal: progress as one moving line */
 	/*

@@ -528,6 +528,7 @@ int cmd_kunit(const struct opts *o)
 		    glob);
 	find_project(&s);
 	check_inputs(&s);
+	s.kunit_kernel = true;
 	frags = kunit_fragments(&s, &nfrags);
 	if (o->nkconfig_adds) {
 		frags = xrealloc(frags, (nfrags + 2) * sizeof(char *));

@@ -135,6 +135,7 @@ struct kernel_opts kernel_opts_of(struct session *s, const char *config_dir)
 		.profile = s->profile_fragment,
 		.keep_gcno = profile && profile->gcov,
 		.config_dir = config_dir,
+		.time_travel_only = s->kunit_kernel,
 		.jobs = o->make_jobs ? o->make_jobs : cpus_usable(),
 		.progress = isatty(2),
 		.say = say_progress,

@@ -46,19 +46,20 @@ struct session {
 	bool has_start;
 	int64_t start_secs;
 	uint64_t start_kernel;
-	uint64_t seed;		      /* --shuffle */
-	enum tt_mode mode;	      /* of the run being prepared */
-	char **overlays;	      /* --overlay, as absolute paths */
-	char *harness;		      /* HARNESS_OPTIONS for the guest, or NULL */
-	uint64_t random_seed;	      /* the guest's (--random-seed) */
-	char *confinement;	      /* what confines the guests (confine_describe) */
-	char *host_cpu;		      /* host_cpu_describe(), for the reports */
-	char *cpu_cost;		      /* --cpu-cost for results.json, or NULL */
-	char selection[17];	      /* --shard: what was split (test ids hashed), or "" */
-	char *plain_suites;	      /* --plain: the generated suites folder */
-	struct plain_dir *plain;      /* --plain folders */
-	char *tarball;		      /* the kernel source's tarball (kernel_opts_of) */
-	bool fallback;		      /* the default kernel's source could not be had */
+	uint64_t seed;		 /* --shuffle */
+	enum tt_mode mode;	 /* of the run being prepared */
+	char **overlays;	 /* --overlay, as absolute paths */
+	char *harness;		 /* HARNESS_OPTIONS for the guest, or NULL */
+	uint64_t random_seed;	 /* the guest's (--random-seed) */
+	char *confinement;	 /* what confines the guests (confine_describe) */
+	char *host_cpu;		 /* host_cpu_describe(), for the reports */
+	char *cpu_cost;		 /* --cpu-cost for results.json, or NULL */
+	char selection[17];	 /* --shard: what was split (test ids hashed), or "" */
+	char *plain_suites;	 /* --plain: the generated suites folder */
+	struct plain_dir *plain; /* --plain folders */
+	char *tarball;		 /* the kernel source's tarball (kernel_opts_of) */
+	bool fallback;		 /* the default kernel's source could not be had */
+	bool kunit_kernel;	 /* kunit's: time-travel.config alone of the project's fragments */
 	struct confine_mount *mounts; /* --mount, parsed; the stage takes each over */
 	char *fetch_script;
 	char *profile_fragment;	  /* --profile's uml-config/profiles/NAME.config */
