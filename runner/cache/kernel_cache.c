@@ -500,8 +500,13 @@ static int read_info(struct kernel *k)
 /* How configure says that an option asked for was lost (no build followed). */
 #define CONFIG_LOST_MSG "requested kernel options did not survive olddefconfig"
 
-static int configure(const char *src, const char *bdir, char **frags, size_t nfrags,
-		     const struct kreq_set *req, const char *log, struct uerr *e)
+/*
+ * from_defconfig: the fragments over UML's defconfig (every umlrun kernel);
+ * else over nothing, as kunit.py makes its kernels (its .kunitconfig as
+ * .config, then olddefconfig): a KUnit kernel builds what kunit.py's does.
+ */
+static int configure(const char *src, const char *bdir, bool from_defconfig, char **frags,
+		     size_t nfrags, const struct kreq_set *req, const char *log, struct uerr *e)
 {
 	_cleanup_free_ char *o_arg = xasprintf("O=%s", bdir);
 	_cleanup_free_ char *merge = xasprintf("%s/scripts/kconfig/merge_config.sh", src);
@@ -531,7 +536,12 @@ static int configure(const char *src, const char *bdir, char **frags, size_t nfr
 	setenv("KBUILD_BUILD_USER", "umlrun", 1);
 	setenv("KBUILD_BUILD_HOST", "umlrun", 1);
 	setenv("KBUILD_BUILD_VERSION", "1", 1);
-	r = run_step(defconfig, log, "make defconfig", e);
+	if (from_defconfig)
+		r = run_step(defconfig, log, "make defconfig", e);
+	else if ((r = write_file_atomic(dotconfig, "", 0)) < 0) {
+		errno = -r;
+		r = uerr_sys(e, EXIT_INFRA, "cannot write %s", dotconfig);
+	}
 	if (r == 0)
 		r = run_step(margv, log, "merge_config.sh", e);
 	free(margv);
@@ -714,7 +724,9 @@ static int kernel_plan(const struct kernel_opts *o, struct kernel_plan *p, struc
 	memset(p, 0, sizeof(*p));
 	if (plan_source(o, p, &inputs, e) < 0 || plan_patches(o, p, &inputs, e) < 0)
 		goto fail;
-	sb_printf(&inputs, "base: ARCH=um defconfig\ncompiler: %s\n", cc);
+	sb_printf(&inputs, "base: ARCH=um %s\ncompiler: %s\n",
+		  o->time_travel_only ? "none (the fragments alone, as kunit.py)" : "defconfig",
+		  cc);
 	/*
 	 * One build folder per source, compiler and configuration, the
 	 * configuration named by its fragments: the project's and a profile's
@@ -1010,7 +1022,7 @@ int kernel_ensure(const struct kernel_opts *o, struct kernel *k, struct uerr *e)
 		}
 	}
 	tell(o, false, "building the kernel in %s (log: %s)", bdir, log);
-	if (configure(p.src, bdir, p.frags, p.nfrags, &p.req, log, e) < 0) {
+	if (configure(p.src, bdir, !o->time_travel_only, p.frags, p.nfrags, &p.req, log, e) < 0) {
 		/*
 		 * A requested option the kernel does not keep: nothing was built
 		 * and the error names the options, so no entry stays behind.

@@ -54,11 +54,12 @@ struct kernel_opts {
 	bool keep_gcno;
 	const char *config_dir; /* the project's uml-config/ */
 	/*
-	 * Of the project's fragments, time-travel.config alone: a KUnit
-	 * kernel is kunit.py's (defconfig, arch_uml.config, the kunitconfig)
-	 * with time travel, so that it builds and counts the tests kunit.py
-	 * does. The guest's fragments (hostfs, networking, wireless,
-	 * tracing, debugfs) would add tests of their own.
+	 * A KUnit kernel, kunit.py's with time travel: no defconfig under
+	 * the fragments (kunit.py starts from its kunitconfig alone) and, of
+	 * the project's fragments, time-travel.config alone, so that it
+	 * builds and counts the tests kunit.py does. UML's defconfig and the
+	 * guest's fragments (hostfs, networking, wireless, tracing, debugfs)
+	 * would add tests of their own.
 	 */
 	bool time_travel_only;
 	int jobs;

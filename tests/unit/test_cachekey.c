@@ -348,11 +348,42 @@ static void test_build_folder(void)
 	free(k);
 }
 
+/* A KUnit kernel: no defconfig, and of the project's fragments time-travel.config alone. */
+static void test_kunit_kernel(void)
+{
+	_cleanup_free_ char *config_dir = path_of("kk/uml-config");
+	_cleanup_free_ char *tarball = path_of("linux-source-6.1.tar.xz");
+	struct kernel_opts o = { .tarball = tarball, .config_dir = config_dir };
+	_cleanup_free_ char *guest_key = NULL, *kunit_key = NULL, *kunit_bkey = NULL;
+	char *k;
+
+	put("kk/uml-config/guest.config", "CONFIG_HOSTFS=y\n");
+	put("kk/uml-config/time-travel.config", "CONFIG_UML_TIME_TRAVEL_SUPPORT=y\n");
+	guest_key = key_of(&o);
+	o.time_travel_only = true;
+	kunit_key = key_of(&o);
+	kunit_bkey = bkey_of(&o);
+	ok(is_key(kunit_key) && strcmp(kunit_key, guest_key),
+	   "kunit kernel: a key of its own (another base, other fragments)");
+	put("kk/uml-config/guest.config", "CONFIG_HOSTFS=y\nCONFIG_TMPFS=y\n");
+	k = key_of(&o);
+	is_str(k, kunit_key, "kunit kernel: the guest's fragments are not in it");
+	free(k);
+	put("kk/uml-config/time-travel.config",
+	    "CONFIG_UML_TIME_TRAVEL_SUPPORT=y\nCONFIG_FUTEX=y\n");
+	k = key_of(&o);
+	ok(is_key(k) && strcmp(k, kunit_key), "kunit kernel: time-travel.config is");
+	free(k);
+	k = bkey_of(&o);
+	is_str(k, kunit_bkey, "kunit kernel: ... and its edit keeps the build folder");
+	free(k);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/umlrun-cachekey.XXXXXX";
 
-	plan(43);
+	plan(47);
 	if (!mkdtemp(tmpl)) {
 		ok(false, "mkdtemp");
 		return done_testing();
@@ -363,6 +394,7 @@ int main(void)
 	test_tree_key();
 	test_series_patches();
 	test_build_folder();
+	test_kunit_kernel();
 	rm_rf(tmp);
 	return done_testing();
 }
