@@ -11,6 +11,7 @@
 #ifndef UMLRUN_FAKE_GUEST_H
 #define UMLRUN_FAKE_GUEST_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -33,6 +34,22 @@ static inline const char *fake_param(int argc, char **argv, const char *name)
 		if (!strncmp(argv[i], name, strlen(name)))
 			return argv[i] + strlen(name);
 	return NULL;
+}
+
+/*
+ * Makes the stage: TMPL (a mkdtemp template) made, this program linked
+ * in as TMPL/linux. 0, or -1 with errno set.
+ */
+static inline int fake_guest_stage(char *tmpl)
+{
+	char self[PATH_MAX], link[PATH_MAX];
+	ssize_t n;
+
+	if (!mkdtemp(tmpl) || (n = readlink("/proc/self/exe", self, sizeof(self) - 1)) < 0)
+		return -1;
+	self[n] = '\0';
+	snprintf(link, sizeof(link), "%s/linux", tmpl);
+	return symlink(self, link);
 }
 
 static inline bool fake_guest_called(int argc, char **argv)

@@ -8,10 +8,8 @@
 #include "sched.h"
 #include "supervise.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fake_guest.h"
@@ -54,7 +52,8 @@ static struct test fake_test(const char *file, double wall)
 static int run_sched(struct sched_opts *so, struct test *t, size_t n, enum verdict *v,
 		     int *attempts)
 {
-	_cleanup_free_ char *run = xasprintf("%s/run%d", stage_dir, rand());
+	static int runs;
+	_cleanup_free_ char *run = xasprintf("%s/run%d", stage_dir, ++runs);
 	_cleanup_free_ char *ktap = xasprintf("%s.ktap", run);
 	struct sched_result res;
 	struct uerr e = { 0 };
@@ -129,25 +128,15 @@ static void test_sched_fake(void)
 
 int main(int argc, char **argv)
 {
-	char self[PATH_MAX];
-	_cleanup_free_ char *link = NULL;
-	ssize_t n;
-
 	if (fake_guest_called(argc, argv))
 		return fake_guest(argc, argv);
 	test_wall_limit();
 
-	if (!mkdtemp(stage_dir) || (n = readlink("/proc/self/exe", self, sizeof(self) - 1)) < 0) {
+	if (fake_guest_stage(stage_dir) < 0) {
 		perror("staging the fake guest");
 		return 1;
 	}
-	self[n] = '\0';
 	stage.dir = stage_dir;
-	link = xasprintf("%s/linux", stage_dir);
-	if (symlink(self, link) < 0) {
-		perror("staging the fake guest");
-		return 1;
-	}
 	supervise_block_signals();
 	test_sched_fake();
 	rm_rf(stage_dir);

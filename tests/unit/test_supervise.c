@@ -18,7 +18,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,30 +140,16 @@ static void test_ends(void)
 
 int main(int argc, char **argv)
 {
-	char self[PATH_MAX];
-	_cleanup_free_ char *link = NULL, *g0 = NULL;
-	ssize_t n;
+	_cleanup_free_ char *g0 = NULL;
 
 	if (fake_guest_called(argc, argv))
 		return fake_guest(argc, argv);
-
-	if (!mkdtemp(stage_dir)) {
-		perror("mkdtemp");
-		return 1;
-	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0) {
-		perror("readlink");
-		return 1;
-	}
-	self[n] = '\0';
-	stage.dir = stage_dir;
-	link = xasprintf("%s/linux", stage_dir);
-	g0 = xasprintf("%s/g0", stage_dir);
-	if (symlink(self, link) < 0 || mkdir(g0, 0755) < 0) {
+	if (fake_guest_stage(stage_dir) < 0 ||
+	    mkdir(g0 = xasprintf("%s/g0", stage_dir), 0755) < 0) {
 		perror("staging the fake guest");
 		return 1;
 	}
+	stage.dir = stage_dir;
 	supervise_block_signals();
 	test_reported();
 	test_ends();
