@@ -24,7 +24,7 @@ static int late_signal;
 
 const char *finish_results_dir(const struct opts *o)
 {
-	return o->results_dir ? o->results_dir : "results";
+	return o->results_dir ? o->results_dir : RESULTS_DIR_DEFAULT;
 }
 
 void finish_open(const struct opts *o, struct run *run)

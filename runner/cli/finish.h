@@ -43,7 +43,8 @@ struct run {
 	size_t nnot_run;
 };
 
-/* The results folder: --results, else results/ (the one place it defaults). */
+/* The results folder: --results, else RESULTS_DIR_DEFAULT (the one place it defaults). */
+#define RESULTS_DIR_DEFAULT "results"
 const char *finish_results_dir(const struct opts *o);
 /* The run's folder in the results folder, and its latest link (a warning if not). */
 void finish_open(const struct opts *o, struct run *run);

@@ -2,9 +2,13 @@
 /* options.c - commands, their options and usage text. */
 #define _GNU_SOURCE
 #include "options.h"
+#include "finish.h"
+#include "hwsim.h"
 #include "kernel_cache.h"
 #include "kunit.h"
 #include "profile.h"
+#include "sched.h"
+#include "starttime.h"
 #include "suite.h"
 
 #include <ctype.h>
@@ -81,11 +85,15 @@ enum {
 
 /*
  * Every option once: its name, whether it takes a value, what parse_option
- * knows it by, and the commands that take it (a bit per command). getopt's
- * table is made from it (long_opts), and opts_parse refuses an option the
- * command is not among. Several names may share an id (kunit.py's).
+ * knows it by, the commands that take it (a bit per command), and its help.
+ * getopt's table is made from it (long_opts), opts_parse refuses an option
+ * the command is not among, and each command's --help is composed from the
+ * rows of the options it takes, in the order of the rows (command_usage).
+ * Several names may share an id (kunit.py's).
  */
 #define C(cmd) (1u << CMD_##cmd)
+/* Every command (bit 0, CMD_NONE, is none). */
+#define ALL_CMDS (((1u << CMD_COUNT) - 1) & ~1u)
 /* Commands that build a kernel; that boot a guest; that select test files; that run them. */
 #define KERNEL_CMDS                                                                                \
 	(C(BUILD) | C(RUN) | C(EXEC) | C(SHELL) | C(COMPARE) | C(PRUNE) | C(KSELFTEST) |           \
@@ -95,381 +103,515 @@ enum {
 #define SUITE_CMDS  (C(RUN) | C(KSELFTEST) | C(HWSIM))
 _Static_assert(CMD_COUNT <= 32, "the commands outgrew the options' bitmask");
 
+/* The code's numbers that the help texts show, as strings. */
+#define STR_(x)		  #x
+#define STR(x)		  STR_(x)
+#define H_MEM_MIN	  STR(GUEST_MEM_MIN_MB) "M"
+#define H_TIMEOUT	  STR(TEST_TIMEOUT_DEFAULT)
+#define H_WALL_TIMEOUT	  STR(TEST_WALL_TIMEOUT_DEFAULT)
+#define H_WALL_MARGIN	  STR(SCHED_WALL_MARGIN)
+#define H_KUNIT_WALL	  STR(KUNIT_WALL_TIMEOUT_DEFAULT)
+#define H_HWSIM_CASE_WALL STR(HWSIM_CASE_WALL_TIMEOUT)
+#define H_HWSIM_BATCH_MIN STR(HWSIM_BATCH_MIN)
+#define H_HWSIM_BATCH_MAX STR(HWSIM_BATCH_MAX)
+
+/*
+ * An option's line in --help: the first column ("-j, --jobs=N") and the
+ * description, set from column HELP_COL, its lines separated by "\n"
+ * (help_put). A "\n" in the first column starts another line of it; one at
+ * its end puts the description on the line below.
+ */
+struct help {
+	const char *col, *text;
+};
+
+/*
+ * What some commands' --help says of an option instead of its row's line
+ * (the first entry that names the command counts):
+ *
+ *	FOR(cmds, col, text)		other words (col NULL: the row's column)
+ *	FOR_AT(cmds, at, col, text)	other words, shown before the line of
+ *					option --AT instead of in the row's place
+ *	SAID_BY(cmds, by)		no line: option --BY's line names it too
+ *	UNSAID(cmds)			no line, and none names it: the command
+ *					does nothing with it, or its help has yet
+ *					to say it
+ */
+struct help_for {
+	unsigned cmds;
+	struct help help;
+	const char *at, *by;
+	bool unsaid;
+};
+/* clang-format off */
+#define FOR(cmds, col, text)	    { (cmds), { (col), (text) }, NULL, NULL, false }
+#define FOR_AT(cmds, at, col, text) { (cmds), { (col), (text) }, (at), NULL, false }
+#define SAID_BY(cmds, by)	    { (cmds), { NULL, NULL }, NULL, (by), false }
+#define UNSAID(cmds)		    { (cmds), { NULL, NULL }, NULL, NULL, true }
+#define HELP_FOR(...)		    (const struct help_for[]){ __VA_ARGS__, { 0 } }
+
+/* kunit.py's options umlrun refuses, with a reason (kunitpy_refused). */
+#define KUNITPY_REFUSED(name)                                                                      \
+	{ name, optional_argument, O_KUNITPY_REFUSED, C(KUNIT),                                    \
+	  .help_for = HELP_FOR(UNSAID(C(KUNIT))) }
+/* clang-format on */
+
+/*
+ * The rows in the order --help shows them. A command whose help shows
+ * them otherwise moves a line with FOR_AT; a row without a name is a line
+ * of help only (a command's operands among its options).
+ */
 static const struct option_row {
 	const char *name;
 	int has_arg;
 	int id;
 	unsigned cmds;
+	struct help help;
+	const struct help_for *help_for; /* { 0 }-ended, or NULL */
 } options[] = {
-	{ "help", no_argument, O_HELP, 0 },
-	{ "verbose", no_argument, O_VERBOSE, SUITE_CMDS | C(KUNIT) },
-	{ "quiet", no_argument, O_QUIET, SUITE_CMDS | C(KUNIT) },
-	{ "jobs", required_argument, O_JOBS, SUITE_CMDS | C(COMPARE) | C(KUNIT) },
-	{ "time-travel", required_argument, O_TT, BOOT_CMDS | C(KUNIT) },
-	{ "start", required_argument, O_START, BOOT_CMDS | C(KUNIT) },
-	{ "mem", required_argument, O_MEM, BOOT_CMDS | C(KUNIT) },
-	{ "results", required_argument, O_RESULTS, SELECT_CMDS | C(KUNIT) },
-	{ "kernel-src", required_argument, O_KSRC, KERNEL_CMDS | C(DOCTOR) },
-	{ "kernel", required_argument, O_KERNEL, KERNEL_CMDS | C(DOCTOR) },
-	{ "seccomp", required_argument, O_SECCOMP, BOOT_CMDS | C(KUNIT) },
-	{ "kunitconfig", required_argument, O_KUNITCONFIG, C(KUNIT) },
-	{ "mount", required_argument, O_MOUNT, BOOT_CMDS },
-	{ "plain", required_argument, O_PLAIN, C(RUN) | C(LIST) | C(COMPARE) },
-	{ "seeds", required_argument, O_SEEDS, SUITE_CMDS },
-	{ "trace-event", required_argument, O_TRACE_EVENT, BOOT_CMDS },
-	{ "kprobe-event", required_argument, O_KPROBE_EVENT, BOOT_CMDS },
-	{ "profile", required_argument, O_PROFILE, KERNEL_CMDS },
-	{ "gdb", optional_argument, O_GDB, C(RUN) | C(EXEC) | C(SHELL) },
-	{ "gdb-guest", optional_argument, O_GDB_GUEST, C(EXEC) },
-	{ "cpu-cost", required_argument, O_CPU_COST, BOOT_CMDS },
-	{ "hostap", required_argument, O_HOSTAP, C(HWSIM) },
-	{ "module", required_argument, O_MODULE, C(HWSIM) },
-	{ "tshark", no_argument, O_TSHARK, C(HWSIM) },
-	{ "gdb-guest-source", required_argument, O_GDB_GUEST_SOURCE, C(EXEC) },
-	{ "config", required_argument, O_CONFIG, KERNEL_CMDS },
-	{ "make-jobs", required_argument, O_MAKE_JOBS, KERNEL_CMDS },
-	{ "timeout", required_argument, O_TIMEOUT, SUITE_CMDS | C(EXEC) | C(COMPARE) | C(KUNIT) },
-	{ "wall-timeout", required_argument, O_WALL_TIMEOUT,
-	  SUITE_CMDS | C(EXEC) | C(COMPARE) | C(KUNIT) },
-	{ "repeat", required_argument, O_REPEAT, SUITE_CMDS },
-	{ "check-determinism", no_argument, O_DETERMINISM, SUITE_CMDS },
+	/* hwsim's own */
+	{ "hostap", required_argument, O_HOSTAP, C(HWSIM),
+	  .help = { "--hostap=TREE", "the hostap checkout (required; never written to)" } },
+	{ "module", required_argument, O_MODULE, C(HWSIM),
+	  .help = { "--module=MODULE", "the cases of tests/hwsim/test_MODULE.py, as\n"
+				       "run-tests.py -f; repeatable" } },
+	{ NULL, 0, 0, C(HWSIM),
+	  .help = { "CASE, PREFIX*", "cases by name (default: every case)" } },
+	{ "tshark", no_argument, O_TSHARK, C(HWSIM),
+	  .help = { "--tshark", "Debian's tshark in the guests' root (a root of its\n"
+				"own, about 150 MB more): the cases that read their\n"
+				"captures with it run instead of skipping" } },
+	/* kunit's own, with kunit.py's names */
+	{ "kunitconfig", required_argument, O_KUNITCONFIG, C(KUNIT),
+	  .help = { "--kunitconfig=FILE|DIR",
+		    "the tests to build, as kunit.py takes it: a DIR means\n"
+		    "DIR/.kunitconfig; looked up here, then in the kernel\n"
+		    "tree (e.g. lib/kunit), then in umlrun's folder\n"
+		    "(uml-config/kunit/...); repeatable (default: the\n"
+		    "tree's tools/testing/kunit/configs/default.config)" } },
+	{ "kconfig_add", required_argument, O_KCONFIG_ADD, C(KUNIT),
+	  .help = { "--kconfig_add=CONFIG_X=Y", "one more kunitconfig line (repeatable; another\n"
+						"kernel, built once)" } },
+	{ "filter_action", required_argument, O_FILTER_ACTION, C(KUNIT),
+	  .help = { "--filter_action=skip", "report the filtered tests skipped instead" } },
+	{ "kernel_args", required_argument, O_KERNEL_ARGS, C(KUNIT),
+	  .help = { "--kernel_args=ARGS", "more kernel parameters, after umlrun's (repeatable)" } },
+	{ "run_isolated", required_argument, O_RUN_ISOLATED, C(KUNIT),
+	  .help = { "--run_isolated=suite|test", "one boot per suite, or per test" } },
+	{ "list_suites", no_argument, O_LIST_SUITES, C(KUNIT),
+	  .help = { "--list_suites", "print the selected suites' names" } },
+	{ "list_tests_attr", no_argument, O_LIST_ATTR, C(KUNIT),
+	  .help = { "--list_tests_attr", "print the selected tests with their attributes" } },
+	{ "build-only", no_argument, O_BUILD_ONLY, C(KUNIT),
+	  .help = { "--build-only", "build the kernel (kunit.py build) and boot nothing" } },
+	{ "no-build", no_argument, O_NO_BUILD, C(KUNIT),
+	  .help = { "--no-build", "run the kernel these options built before (kunit.py\n"
+				  "exec); exit 2 if there is none" } },
+	{ "raw_output", optional_argument, O_RAW_OUTPUT, C(KUNIT),
+	  .help = { "--raw_output[=kunit|all]", "print the console's KUnit lines (all: the whole\n"
+						"console) instead of umlrun's KTAP" } },
+	{ "summary", no_argument, O_SUMMARY, C(KUNIT),
+	  .help = { "--summary", "print only the summary lines" } },
+	{ "failed", no_argument, O_FAILED, C(KUNIT),
+	  .help = { "--failed", "print only failed suites' lines, and the summary" } },
+	/* the guest */
+	{ "time-travel", required_argument, O_TT, BOOT_CMDS | C(KUNIT),
+	  .help = { "--time-travel=MODE", "off, basic or inf-cpu (default " TT_DEFAULT_NAME ")" },
+	  HELP_FOR(SAID_BY(C(HWSIM), "retry")) },
+	{ "start", required_argument, O_START, BOOT_CMDS | C(KUNIT),
+	  .help = { "--start=WHEN", "guest clock at boot: Unix seconds, ISO-8601 or 'now'\n"
+				    "(default " START_DEFAULT_ISO " under time travel)" },
+	  HELP_FOR(FOR(C(KUNIT), NULL, "guest clock at boot, as for 'umlrun run'"),
+		   FOR(C(HWSIM), NULL,
+		       "guest clock at boot (default: the midnight after a\n"
+		       "day of the tree's test certificates' validity)")) },
+	{ "mem", required_argument, O_MEM, BOOT_CMDS | C(KUNIT),
+	  .help = { "--mem=SIZE", "guest memory, " H_MEM_MIN
+				  " to the host's RAM (default " GUEST_MEM_DEFAULT ", or\n"
+				  "the suite's mem=)" },
+	  HELP_FOR(FOR(C(KUNIT), NULL,
+		       "guest memory, " H_MEM_MIN " to the host's RAM (default " KUNIT_MEM_DEFAULT
+		       ", as\n"
+		       "kunit.py)"),
+		   FOR(C(HWSIM), NULL, "guest memory (default " HWSIM_MEM ")")) },
 	{ "suite-dir", required_argument, O_SUITE_DIR,
-	  C(RUN) | C(EXEC) | C(SHELL) | C(LIST) | C(COMPARE) },
-	{ "retry", required_argument, O_RETRY, SUITE_CMDS },
-	{ "filter", required_argument, O_FILTER, SELECT_CMDS | C(KUNIT) },
-	{ "exclude", required_argument, O_EXCLUDE, SELECT_CMDS },
-	{ "list", no_argument, O_LIST, SUITE_CMDS | C(KUNIT) },
-	{ "shuffle", optional_argument, O_SHUFFLE, SELECT_CMDS },
-	{ "rerun-failed", no_argument, O_RERUN_FAILED, C(RUN) | C(LIST) | C(COMPARE) | C(HWSIM) },
-	{ "shard", required_argument, O_SHARD, SELECT_CMDS },
-	{ "durations", required_argument, O_DURATIONS, SELECT_CMDS },
-	{ "output", required_argument, O_OUTPUT, C(MERGE) },
-	{ "sample", required_argument, O_SAMPLE, C(COMPARE) },
-	{ "json", optional_argument, O_JSON, C(COMPARE) | C(KUNIT) },
-	{ "filter_action", required_argument, O_FILTER_ACTION, C(KUNIT) },
-	{ "kernel_args", required_argument, O_KERNEL_ARGS, C(KUNIT) },
-	{ "kconfig_add", required_argument, O_KCONFIG_ADD, C(KUNIT) },
-	{ "run_isolated", required_argument, O_RUN_ISOLATED, C(KUNIT) },
-	{ "list_tests", no_argument, O_LIST, SUITE_CMDS | C(KUNIT) },
-	{ "list_suites", no_argument, O_LIST_SUITES, C(KUNIT) },
-	{ "list_tests_attr", no_argument, O_LIST_ATTR, C(KUNIT) },
-	{ "raw_output", optional_argument, O_RAW_OUTPUT, C(KUNIT) },
-	{ "summary", no_argument, O_SUMMARY, C(KUNIT) },
-	{ "failed", no_argument, O_FAILED, C(KUNIT) },
-	{ "build-only", no_argument, O_BUILD_ONLY, C(KUNIT) },
-	{ "no-build", no_argument, O_NO_BUILD, C(KUNIT) },
-	{ "arch", required_argument, O_ARCH, C(KUNIT) },
-	{ "build_dir", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
-	{ "make_options", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
-	{ "alltests", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
-	{ "cross_compile", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
-	{ "qemu_config", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
-	{ "qemu_args", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
-	{ "junit", optional_argument, O_KUNITPY_REFUSED, C(KUNIT) },
-	{ "overlay", required_argument, O_OVERLAY, BOOT_CMDS },
-	{ "trace", no_argument, O_TRACE, SUITE_CMDS },
-	{ "immediate", no_argument, O_IMMEDIATE, SUITE_CMDS },
-	{ "run", required_argument, O_RUN_LIST, SUITE_CMDS },
-	{ "random-seed", required_argument, O_RANDOM_SEED, BOOT_CMDS | C(KUNIT) },
-	{ "dry-run", no_argument, O_DRY_RUN, C(PRUNE) },
+	  C(RUN) | C(EXEC) | C(SHELL) | C(LIST) | C(COMPARE),
+	  .help = { "--suite-dir=DIR", "suites from DIR instead of the project's testsuites/\n"
+				       "(with the project's lib/ files, harness.sh among them,\n"
+				       "added to its lib/)" },
+	  HELP_FOR(FOR(C(LIST), NULL, "suites from DIR instead of the project's")) },
+	{ "overlay", required_argument, O_OVERLAY, BOOT_CMDS,
+	  .help = { "--overlay=DIR", "lay DIR over the guest's root, e.g. your own build as\n"
+				     "DIR/usr/sbin/hostapd (with the libraries it needs);\n"
+				     "repeatable" },
+	  HELP_FOR(UNSAID(C(HWSIM))) },
+	{ "mount", required_argument, O_MOUNT, BOOT_CMDS,
+	  .help = { "--mount=HOST[:GUEST][:rw]",
+		    "the host folder HOST at GUEST in the guest (default\n"
+		    "/mnt/NAME), read-only unless :rw; repeatable" },
+	  HELP_FOR(UNSAID(C(HWSIM))) },
+	{ "random-seed", required_argument, O_RANDOM_SEED, BOOT_CMDS | C(KUNIT),
+	  .help = { "--random-seed=N", "the guest's random numbers come from N (default 0:\n"
+				       "the same in every run); 'random' picks one and prints it" },
+	  HELP_FOR(FOR(C(KUNIT), NULL, "the guest's random numbers come from N (default 0)"),
+		   SAID_BY(C(HWSIM), "retry")) },
+	{ "seccomp", required_argument, O_SECCOMP, BOOT_CMDS | C(KUNIT),
+	  .help = { "--seccomp=WHEN", "UML's seccomp userspace (kernels from 6.16): auto (when\n"
+				      "the kernel has it), on or off (ptrace, as 6.1 always is)" },
+	  HELP_FOR(FOR(C(KUNIT), NULL, "UML's seccomp userspace: auto, on or off"),
+		   UNSAID(C(HWSIM))) },
+	{ "cpu-cost", required_argument, O_CPU_COST, BOOT_CMDS,
+	  .help = { "--cpu-cost=NS[,jitter=PCT]",
+		    "in inf-cpu, each guest system call takes NS\n"
+		    "simulated ns, varied by up to PCT % from the random\n"
+		    "seed: seeded schedules for races (docs/timers.md)" },
+	  HELP_FOR(UNSAID(C(HWSIM))) },
+	/* the kernel: the commands that boot name these on one line */
+	{ "kernel", required_argument, O_KERNEL, KERNEL_CMDS | C(DOCTOR),
+	  .help = { "--kernel=VERSION",
+		    "Debian's linux-source-VERSION: 6.1, 6.12 or 7.2\n"
+		    "(default " KERNEL_DEFAULT "; fetched from Debian when not installed)" },
+	  HELP_FOR(UNSAID(C(HWSIM)),
+		   FOR(BOOT_CMDS,
+		       "--kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N,\n"
+		       "--profile=NAME",
+		       "the kernel, as for 'umlrun build'"),
+		   FOR(C(PRUNE),
+		       "--kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --profile=NAME\n",
+		       "the kernel to keep, as for 'umlrun build'"),
+		   /* three blanks before the text, as it always had */
+		   FOR(C(DOCTOR), "--kernel=VERSION, --kernel-src=DIR",
+		       " the kernel to look for, as for\n"
+		       "'umlrun build'"),
+		   FOR_AT(C(KUNIT), "jobs",
+			  "--kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N\n",
+			  "the kernel, as for 'umlrun build'")) },
+	{ "kernel-src", required_argument, O_KSRC, KERNEL_CMDS | C(DOCTOR),
+	  .help = { "--kernel-src=DIR", "build from this kernel tree (out of tree) instead\n"
+					"of a Debian package" },
+	  HELP_FOR(UNSAID(C(HWSIM)),
+		   SAID_BY(BOOT_CMDS | C(PRUNE) | C(DOCTOR) | C(KUNIT), "kernel")) },
+	{ "config", required_argument, O_CONFIG, KERNEL_CMDS,
+	  .help = { "--config=FRAGMENT", "merge this config fragment too (repeatable)" },
+	  HELP_FOR(UNSAID(C(HWSIM)), SAID_BY(BOOT_CMDS | C(PRUNE) | C(KUNIT), "kernel")) },
+	{ "profile", required_argument, O_PROFILE, KERNEL_CMDS,
+	  .help = { "--profile=NAME", "a debug kernel, cached apart: hardened, kasan, lockdep\n"
+				      "or gcov (uml-config/profiles/NAME.config)" },
+	  HELP_FOR(UNSAID(C(HWSIM) | C(KUNIT)), SAID_BY(BOOT_CMDS | C(PRUNE), "kernel")) },
+	{ "make-jobs", required_argument, O_MAKE_JOBS, KERNEL_CMDS,
+	  .help = { "--make-jobs=N", "parallel make jobs (default: number of CPUs)" },
+	  /* prune: the number of make jobs selects no kernel */
+	  HELP_FOR(UNSAID(C(HWSIM) | C(PRUNE)), SAID_BY(BOOT_CMDS | C(KUNIT), "kernel")) },
+	{ "trace-event", required_argument, O_TRACE_EVENT, BOOT_CMDS,
+	  .help = { "--trace-event=LIST", "trace these kernel events from boot (the kernel's\n"
+					  "trace_event=, e.g. timer:hrtimer_start,timer:*;\n"
+					  "repeatable): each test's artifacts/trace.txt" },
+	  HELP_FOR(UNSAID(C(HWSIM))) },
+	{ "kprobe-event", required_argument, O_KPROBE_EVENT, BOOT_CMDS,
+	  .help = { "--kprobe-event=SPEC",
+		    "a kprobe event from boot (kprobe_event=; needs kprobes,\n"
+		    "which UML lacks)" },
+	  HELP_FOR(UNSAID(C(HWSIM))) },
+	/* the run */
+	{ "results", required_argument, O_RESULTS, SELECT_CMDS | C(KUNIT),
+	  .help = { "--results=DIR", "where run folders go (default ./" RESULTS_DIR_DEFAULT ")" },
+	  HELP_FOR(FOR_AT(C(LIST), "help", NULL,
+			  "where --rerun-failed finds the last run (default\n"
+			  "./" RESULTS_DIR_DEFAULT ")"),
+		   FOR_AT(C(COMPARE), "timeout", NULL,
+			  "where the two run folders go (default ./" RESULTS_DIR_DEFAULT ")"),
+		   SAID_BY(C(HWSIM), "retry")) },
+	{ "jobs", required_argument, O_JOBS, SUITE_CMDS | C(COMPARE) | C(KUNIT),
+	  .help = { "-j, --jobs=N", "guests at once (default: number of CPUs)" },
+	  HELP_FOR(FOR(C(KUNIT), NULL, "--make-jobs, as kunit.py names it"),
+		   FOR(C(HWSIM), NULL, "guests at once (default: one per CPU)")) },
+	{ "arch", required_argument, O_ARCH, C(KUNIT),
+	  .help = { "--arch=um", "accepted (User-Mode Linux is all umlrun runs)" } },
+	{ "sample", required_argument, O_SAMPLE, C(COMPARE),
+	  .help = { "--sample=N", "only N of the tests (a fixed choice, by id)" } },
+	{ "json", optional_argument, O_JSON, C(COMPARE) | C(KUNIT),
+	  .help = { "--json", "print JSON instead of a table" },
+	  HELP_FOR(FOR_AT(C(KUNIT), "summary", "--json[=FILE]",
+			  "print kunit.py's JSON of the results (to FILE)")) },
+	{ "timeout", required_argument, O_TIMEOUT, SUITE_CMDS | C(EXEC) | C(COMPARE) | C(KUNIT),
+	  .help = { "--timeout=SECONDS", "simulated-time limit per test file (default: the\n"
+					 "suite's settings, else " H_TIMEOUT ")" },
+	  HELP_FOR(FOR(C(EXEC), NULL, "simulated-time limit (default " H_TIMEOUT ")"),
+		   /* three blanks before the text, as it always had */
+		   FOR(C(COMPARE), "--timeout, --wall-timeout", " as for 'umlrun run'"),
+		   SAID_BY(C(KUNIT), "wall-timeout"), UNSAID(C(HWSIM))) },
+	{ "wall-timeout", required_argument, O_WALL_TIMEOUT,
+	  SUITE_CMDS | C(EXEC) | C(COMPARE) | C(KUNIT),
+	  .help = { "--wall-timeout=SECONDS",
+		    "wall-clock limit per test file (default: the\n"
+		    "suite's settings, else " H_WALL_TIMEOUT "); with time travel off\n"
+		    "or basic, at least the time limit + " H_WALL_MARGIN },
+	  HELP_FOR(FOR(C(EXEC), NULL,
+		       "wall-clock limit (default " H_WALL_TIMEOUT "); with time travel off\n"
+		       "or basic, at least the time limit + " H_WALL_MARGIN),
+		   SAID_BY(C(COMPARE), "timeout"),
+		   FOR_AT(C(KUNIT), "results", "--wall-timeout=SECONDS, --timeout=SECONDS\n",
+			  "wall-clock limit of a boot (default " H_KUNIT_WALL ", as kunit.py)"),
+		   FOR_AT(C(HWSIM), "mem", NULL,
+			  "wall-clock limit of one case (default " H_HWSIM_CASE_WALL ")")) },
+	{ "repeat", required_argument, O_REPEAT, SUITE_CMDS,
+	  .help = { "--repeat=N", "run each test file N times" },
+	  HELP_FOR(SAID_BY(C(HWSIM), "retry")) },
+	{ "check-determinism", no_argument, O_DETERMINISM, SUITE_CMDS,
+	  .help = { "--check-determinism", "with --repeat: fail if the guest's output differs\n"
+					   "between runs, showing the first difference" },
+	  HELP_FOR(SAID_BY(C(HWSIM), "retry")) },
+	{ "seeds", required_argument, O_SEEDS, SUITE_CMDS,
+	  .help = { "--seeds=A-B", "run each test file once per guest random seed A..B (in\n"
+				   "parallel guests), list the seeds that fail and print\n"
+				   "the command that replays the first" },
+	  HELP_FOR(UNSAID(C(HWSIM))) },
+	{ "retry", required_argument, O_RETRY, SUITE_CMDS,
+	  .help = { "--retry=N", "run a failing test again up to N times; one that then\n"
+				 "passes is reported flaky" },
+	  HELP_FOR(FOR(C(HWSIM),
+		       "--retry=N, --repeat=N, --check-determinism, --shard=K/N, --filter=GLOB,\n"
+		       "--time-travel=MODE, --random-seed=N, --results=DIR, -q, -v\n",
+		       "as for 'umlrun run', by test file (a batch)")) },
+	/* which tests; compare's help has yet to say these */
+	{ "plain", required_argument, O_PLAIN, C(RUN) | C(LIST) | C(COMPARE),
+	  .help = { "--plain=DIR", "run the executables in DIR as a suite: exit 0 passes,\n"
+				   "4 skips, else fails (repeatable; not with --suite-dir)" },
+	  HELP_FOR(UNSAID(C(COMPARE))) },
+	{ "filter", required_argument, O_FILTER, SELECT_CMDS | C(KUNIT),
+	  .help = { "--filter=GLOB", "only tests whose id (SUITE/tNNNN-name.sh) matches" },
+	  HELP_FOR(FOR_AT(C(KUNIT), "filter_action", "--filter=ATTRS",
+			  "only tests whose attributes match, e.g. 'speed>slow'\n"
+			  "or 'speed>slow, module=example' (kunit.filter=)"),
+		   SAID_BY(C(HWSIM), "retry"), UNSAID(C(COMPARE))) },
+	{ "exclude", required_argument, O_EXCLUDE, SELECT_CMDS,
+	  .help = { "--exclude=GLOB", "not the tests whose id matches (both repeatable)" },
+	  HELP_FOR(UNSAID(C(COMPARE) | C(HWSIM))) },
+	{ "rerun-failed", no_argument, O_RERUN_FAILED, C(RUN) | C(LIST) | C(COMPARE) | C(HWSIM),
+	  .help = { "--rerun-failed", "only the tests that failed in the last run" },
+	  HELP_FOR(UNSAID(C(COMPARE) | C(HWSIM))) },
+	{ "shard", required_argument, O_SHARD, SELECT_CMDS,
+	  .help = { "--shard=K/N", "only share K of N (for CI machines running in parallel;\n"
+				   "merge their results with 'umlrun merge')" },
+	  HELP_FOR(SAID_BY(C(HWSIM), "retry"), UNSAID(C(COMPARE))) },
+	{ "durations", required_argument, O_DURATIONS, SELECT_CMDS,
+	  .help = { "--durations=FILE", "test durations (results.json or 'ID SECONDS' lines) to\n"
+					"balance shards; every shard must use the same file" },
+	  HELP_FOR(UNSAID(C(COMPARE) | C(HWSIM))) },
+	{ "shuffle", optional_argument, O_SHUFFLE, SELECT_CMDS,
+	  .help = { "--shuffle[=SEED]", "run in a random order; the seed is printed to replay it" },
+	  HELP_FOR(UNSAID(C(COMPARE) | C(HWSIM))) },
+	/* what a run prints */
+	{ "list", no_argument, O_LIST, SUITE_CMDS | C(KUNIT),
+	  .help = { "--list", "print the selected tests and run nothing" },
+	  HELP_FOR(FOR_AT(C(KUNIT), "list_suites", "--list, --list_tests",
+			  "print the selected SUITE.CASE names (one boot), run\n"
+			  "nothing"),
+		   FOR_AT(C(HWSIM), "tshark", NULL,
+			  "print the selected cases (MODULE CASE), run nothing")) },
+	/* kunit.py's name for --list; the others take it unsaid */
+	{ "list_tests", no_argument, O_LIST, SUITE_CMDS | C(KUNIT),
+	  .help_for = HELP_FOR(SAID_BY(C(KUNIT), "list"), UNSAID(SUITE_CMDS)) },
+	{ "quiet", no_argument, O_QUIET, SUITE_CMDS | C(KUNIT),
+	  .help = { "-q, --quiet", "print only each test file's result line (ktap.txt\n"
+				   "keeps every test's lines)" },
+	  HELP_FOR(FOR(C(KUNIT), NULL, "print only each suite's result line"),
+		   SAID_BY(C(HWSIM), "retry")) },
+	{ "verbose", no_argument, O_VERBOSE, SUITE_CMDS | C(KUNIT),
+	  .help = { "-v, --verbose", "copy each guest's console to stderr (with -j, each\n"
+				     "line tagged [SUITE/TEST])" },
+	  HELP_FOR(FOR(C(KUNIT), NULL, "copy the guest's console to stderr"),
+		   SAID_BY(C(HWSIM), "retry")) },
+	{ "trace", no_argument, O_TRACE, SUITE_CMDS,
+	  .help = { "--trace", "trace the test bodies (the harness's -x, set -x) into\n"
+			       "each console.log; with -v, live" },
+	  HELP_FOR(UNSAID(C(HWSIM))) },
+	{ "immediate", no_argument, O_IMMEDIATE, SUITE_CMDS,
+	  .help = { "--immediate", "stop a test file at its first failing test (-i)" },
+	  HELP_FOR(UNSAID(C(HWSIM))) },
+	{ "run", required_argument, O_RUN_LIST, SUITE_CMDS,
+	  .help = { "--run=LIST", "only these tests of each file, e.g. 1,3-4 (the\n"
+				  "harness's --run); the others are reported skipped" },
+	  HELP_FOR(UNSAID(C(HWSIM))) },
+	/* debugging */
+	{ "gdb", optional_argument, O_GDB, C(RUN) | C(EXEC) | C(SHELL),
+	  .help = { "--gdb[=FILE]", "the guest kernel under the host's gdb, paused before\n"
+				    "init (simulated time stands still while stopped);\n"
+				    "with FILE, gdb runs its commands in batch mode" } },
+	{ "gdb-guest", optional_argument, O_GDB_GUEST, C(EXEC),
+	  .help = { "--gdb-guest[=FILE]", "COMMAND under gdbserver in the guest, the host's gdb\n"
+					  "on it over a serial line (time travel off unless\n"
+					  "--time-travel); with FILE, gdb's commands in batch\n"
+					  "mode" } },
+	{ "gdb-guest-source", required_argument, O_GDB_GUEST_SOURCE, C(EXEC),
+	  .help = { "--gdb-guest-source=DIR",
+		    "gdb may read the program's source files in DIR (and\n"
+		    "looks there); repeatable" } },
+	/* merge's and prune's own */
+	{ "output", required_argument, O_OUTPUT, C(MERGE),
+	  .help = { "--output=DIR", "where the merged results go (must not exist)" } },
+	{ "dry-run", no_argument, O_DRY_RUN, C(PRUNE),
+	  .help = { "--dry-run", "say what would be removed, remove nothing" } },
+	KUNITPY_REFUSED("build_dir"),
+	KUNITPY_REFUSED("make_options"),
+	KUNITPY_REFUSED("alltests"),
+	KUNITPY_REFUSED("cross_compile"),
+	KUNITPY_REFUSED("qemu_config"),
+	KUNITPY_REFUSED("qemu_args"),
+	KUNITPY_REFUSED("junit"),
+	/* every command takes it; help's own help is its two lines */
+	{ "help", no_argument, O_HELP, ALL_CMDS, .help = { "-h, --help", "show this help" },
+	  HELP_FOR(UNSAID(C(HELP))) },
 };
 
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
 static struct option long_opts[N_OPTIONS + 1];
+/* The row of each long_opts entry (the rows of help only have none). */
+static const struct option_row *long_rows[N_OPTIONS];
 
 /* getopt's table, from options[] (once). */
 static void long_opts_make(void)
 {
+	size_t n = 0;
+
 	if (long_opts[0].name)
 		return;
-	for (size_t i = 0; i < N_OPTIONS; i++)
-		long_opts[i] =
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		if (!options[i].name)
+			continue;
+		long_rows[n] = &options[i];
+		long_opts[n++] =
 		    (struct option){ options[i].name, options[i].has_arg, NULL, options[i].id };
+	}
 }
 
 /* The row of what getopt_long returned: by li for a long option, else by its letter. */
 static const struct option_row *option_row(int c, int li)
 {
 	if (c >= 256)
-		return &options[li];
+		return long_rows[li];
 	for (size_t i = 0; i < N_OPTIONS; i++)
 		if (options[i].id == c)
 			return &options[i];
 	return NULL;
 }
 
-#define GDB_HELP                                                                                   \
-	"  --gdb[=FILE]           the guest kernel under the host's gdb, paused before\n"          \
-	"                         init (simulated time stands still while stopped);\n"             \
-	"                         with FILE, gdb runs its commands in batch mode\n"
-
-#define BOOT_HELP                                                                                  \
-	"  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"                       \
-	"  --start=WHEN           guest clock at boot: Unix seconds, ISO-8601 or 'now'\n"          \
-	"                         (default 2024-01-01T00:00:00Z under time travel)\n"              \
-	"  --mem=SIZE             guest memory, 32M to the host's RAM (default 256M, or\n"         \
-	"                         the suite's mem=)\n"                                             \
-	"  --suite-dir=DIR        suites from DIR instead of the project's testsuites/\n"          \
-	"                         (with the project's lib/ files, harness.sh among them,\n"        \
-	"                         added to its lib/)\n"                                            \
-	"  --overlay=DIR          lay DIR over the guest's root, e.g. your own build as\n"         \
-	"                         DIR/usr/sbin/hostapd (with the libraries it needs);\n"           \
-	"                         repeatable\n"                                                    \
-	"  --mount=HOST[:GUEST][:rw]  the host folder HOST at GUEST in the guest (default\n"       \
-	"                         /mnt/NAME), read-only unless :rw; repeatable\n"                  \
-	"  --random-seed=N        the guest's random numbers come from N (default 0:\n"            \
-	"                         the same in every run); 'random' picks one and prints it\n"      \
-	"  --seccomp=WHEN         UML's seccomp userspace (kernels from 6.16): auto (when\n"       \
-	"                         the kernel has it), on or off (ptrace, as 6.1 always is)\n"      \
-	"  --cpu-cost=NS[,jitter=PCT]  in inf-cpu, each guest system call takes NS\n"              \
-	"                         simulated ns, varied by up to PCT % from the random\n"           \
-	"                         seed: seeded schedules for races (docs/timers.md)\n"             \
-	"  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N,\n"                \
-	"  --profile=NAME         the kernel, as for 'umlrun build'\n"                             \
-	"  --trace-event=LIST     trace these kernel events from boot (the kernel's\n"             \
-	"                         trace_event=, e.g. timer:hrtimer_start,timer:*;\n"               \
-	"                         repeatable): each test's artifacts/trace.txt\n"                  \
-	"  --kprobe-event=SPEC    a kprobe event from boot (kprobe_event=; needs kprobes,\n"       \
-	"                         which UML lacks)\n"
-
-#define SELECT_HELP                                                                                \
-	"  --plain=DIR            run the executables in DIR as a suite: exit 0 passes,\n"         \
-	"                         4 skips, else fails (repeatable; not with --suite-dir)\n"        \
-	"  --filter=GLOB          only tests whose id (SUITE/tNNNN-name.sh) matches\n"             \
-	"  --exclude=GLOB         not the tests whose id matches (both repeatable)\n"              \
-	"  --rerun-failed         only the tests that failed in the last run\n"                    \
-	"  --shard=K/N            only share K of N (for CI machines running in parallel;\n"       \
-	"                         merge their results with 'umlrun merge')\n"                      \
-	"  --durations=FILE       test durations (results.json or 'ID SECONDS' lines) to\n"        \
-	"                         balance shards; every shard must use the same file\n"            \
-	"  --shuffle[=SEED]       run in a random order; the seed is printed to replay it\n"
-
+/*
+ * A command: its name and its --help, composed (command_usage) of head,
+ * the lines of the options it takes (options[]) and tail.
+ */
 static const struct command_desc {
 	enum command cmd;
 	const char *name;
-	const char *usage;
+	const char *head; /* the usage line, what it does, a blank line */
+	/* Its options in its own words, instead of the rows' lines (but -h's). */
+	const char *options;
+	const char *tail; /* after the options: exit status, environment */
 } commands[] = {
 	{ CMD_BUILD, "build",
-	  "Usage: umlrun build [OPTIONS]\n"
-	  "Build (or find in the cache) the time-travel kernel and the guest's root folder.\n"
-	  "\n"
-	  "  --kernel=VERSION       Debian's linux-source-VERSION: 6.1, 6.12 or 7.2\n"
-	  "                         (default " KERNEL_DEFAULT
-	  "; fetched from Debian when not installed)\n"
-	  "  --kernel-src=DIR       build from this kernel tree (out of tree) instead\n"
-	  "                         of a Debian package\n"
-	  "  --config=FRAGMENT      merge this config fragment too (repeatable)\n"
-	  "  --profile=NAME         a debug kernel, cached apart: hardened, kasan, lockdep\n"
-	  "                         or gcov (uml-config/profiles/NAME.config)\n"
-	  "  --make-jobs=N          parallel make jobs (default: number of CPUs)\n"
-	  "  -h, --help             show this help\n" },
+	  .head = "Usage: umlrun build [OPTIONS]\n"
+		  "Build (or find in the cache) the time-travel kernel and the guest's root "
+		  "folder.\n"
+		  "\n" },
 	{ CMD_RUN, "run",
-	  "Usage: umlrun run [OPTIONS] [SUITE | SUITE/TEST ...]\n"
-	  "Run test files, each in its own guest, and report KTAP on stdout.\n"
-	  "With no argument, every suite runs.\n"
-	  "\n" BOOT_HELP "  --results=DIR          where run folders go (default ./results)\n"
-	  "  -j, --jobs=N           guests at once (default: number of CPUs)\n"
-	  "  --timeout=SECONDS      simulated-time limit per test file (default: the\n"
-	  "                         suite's settings, else 600)\n"
-	  "  --wall-timeout=SECONDS wall-clock limit per test file (default: the\n"
-	  "                         suite's settings, else 120); with time travel off\n"
-	  "                         or basic, at least the time limit + 30\n"
-	  "  --repeat=N             run each test file N times\n"
-	  "  --check-determinism    with --repeat: fail if the guest's output differs\n"
-	  "                         between runs, showing the first difference\n"
-	  "  --seeds=A-B            run each test file once per guest random seed A..B (in\n"
-	  "                         parallel guests), list the seeds that fail and print\n"
-	  "                         the command that replays the first\n"
-	  "  --retry=N              run a failing test again up to N times; one that then\n"
-	  "                         passes is reported flaky\n" SELECT_HELP
-	  "  --list                 print the selected tests and run nothing\n"
-	  "  -q, --quiet            print only each test file's result line (ktap.txt\n"
-	  "                         keeps every test's lines)\n"
-	  "  -v, --verbose          copy each guest's console to stderr (with -j, each\n"
-	  "                         line tagged [SUITE/TEST])\n"
-	  "  --trace                trace the test bodies (the harness's -x, set -x) into\n"
-	  "                         each console.log; with -v, live\n"
-	  "  --immediate            stop a test file at its first failing test (-i)\n"
-	  "  --run=LIST             only these tests of each file, e.g. 1,3-4 (the\n"
-	  "                         harness's --run); the others are reported skipped\n" GDB_HELP
-	  "  -h, --help             show this help\n"
-	  "\n"
-	  "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure\n"
-	  "(build, boot, crash), 124 timeout, 128+N umlrun killed by signal N.\n" },
+	  .head = "Usage: umlrun run [OPTIONS] [SUITE | SUITE/TEST ...]\n"
+		  "Run test files, each in its own guest, and report KTAP on stdout.\n"
+		  "With no argument, every suite runs.\n"
+		  "\n",
+	  .tail = "\n"
+		  "Exit status: 0 all passed, 1 a test failed, 2 usage, 3 infrastructure\n"
+		  "(build, boot, crash), 124 timeout, 128+N umlrun killed by signal N.\n" },
 	{ CMD_EXEC, "exec",
-	  "Usage: umlrun exec [OPTIONS] -- COMMAND [ARG...]\n"
-	  "Run one command in a guest under time travel, streaming its output, and\n"
-	  "exit with its status.\n"
-	  "\n" BOOT_HELP "  --timeout=SECONDS      simulated-time limit (default 600)\n"
-	  "  --wall-timeout=SECONDS wall-clock limit (default 120); with time travel off\n"
-	  "                         or basic, at least the time limit + 30\n" GDB_HELP
-	  "  --gdb-guest[=FILE]     COMMAND under gdbserver in the guest, the host's gdb\n"
-	  "                         on it over a serial line (time travel off unless\n"
-	  "                         --time-travel); with FILE, gdb's commands in batch\n"
-	  "                         mode\n"
-	  "  --gdb-guest-source=DIR gdb may read the program's source files in DIR (and\n"
-	  "                         looks there); repeatable\n"
-	  "  -h, --help             show this help\n" },
+	  .head = "Usage: umlrun exec [OPTIONS] -- COMMAND [ARG...]\n"
+		  "Run one command in a guest under time travel, streaming its output, and\n"
+		  "exit with its status.\n"
+		  "\n" },
 	{ CMD_SHELL, "shell",
-	  "Usage: umlrun shell [OPTIONS]\n"
-	  "Boot the test guest with an interactive shell on this terminal (in\n"
-	  "/suite, with the suites read-only); 'exit' powers it off.\n"
-	  "\n" BOOT_HELP GDB_HELP "  -h, --help             show this help\n" },
+	  .head = "Usage: umlrun shell [OPTIONS]\n"
+		  "Boot the test guest with an interactive shell on this terminal (in\n"
+		  "/suite, with the suites read-only); 'exit' powers it off.\n"
+		  "\n" },
 	{ CMD_LIST, "list",
-	  "Usage: umlrun list [OPTIONS] [SUITE ...]\n"
-	  "List the test files (all suites by default), as 'run' would select them.\n"
-	  "\n"
-	  "  --suite-dir=DIR        suites from DIR instead of the project's\n" SELECT_HELP
-	  "  --results=DIR          where --rerun-failed finds the last run (default\n"
-	  "                         ./results)\n"
-	  "  -h, --help             show this help\n" },
+	  .head = "Usage: umlrun list [OPTIONS] [SUITE ...]\n"
+		  "List the test files (all suites by default), as 'run' would select them.\n"
+		  "\n" },
 	{ CMD_MERGE, "merge",
-	  "Usage: umlrun merge --output=DIR RUN_DIR...\n"
-	  "Merge the run folders of the shards of one run (umlrun run --shard=K/N)\n"
-	  "into one results.json, junit.xml, ktap.txt and report.html in DIR. Fails\n"
-	  "if a shard is missing or two shards ran the same test.\n"
-	  "\n"
-	  "  --output=DIR           where the merged results go (must not exist)\n"
-	  "  -h, --help             show this help\n" },
+	  .head = "Usage: umlrun merge --output=DIR RUN_DIR...\n"
+		  "Merge the run folders of the shards of one run (umlrun run --shard=K/N)\n"
+		  "into one results.json, junit.xml, ktap.txt and report.html in DIR. Fails\n"
+		  "if a shard is missing or two shards ran the same test.\n"
+		  "\n" },
 	{ CMD_COMPARE, "compare",
-	  "Usage: umlrun compare [OPTIONS] [SUITE | SUITE/TEST ...]\n"
-	  "Run the tests with time travel off and in the chosen mode, in one go, and\n"
-	  "print per test and in total: simulated seconds, wall seconds each way and\n"
-	  "their ratio.\n"
-	  "\n" BOOT_HELP "  -j, --jobs=N           guests at once (default: number of CPUs)\n"
-	  "  --sample=N             only N of the tests (a fixed choice, by id)\n"
-	  "  --json                 print JSON instead of a table\n"
-	  "  --results=DIR          where the two run folders go (default ./results)\n"
-	  "  --timeout, --wall-timeout   as for 'umlrun run'\n"
-	  "  -h, --help             show this help\n" },
+	  .head = "Usage: umlrun compare [OPTIONS] [SUITE | SUITE/TEST ...]\n"
+		  "Run the tests with time travel off and in the chosen mode, in one go, and\n"
+		  "print per test and in total: simulated seconds, wall seconds each way and\n"
+		  "their ratio.\n"
+		  "\n" },
 	{ CMD_PRUNE, "prune",
-	  "Usage: umlrun prune [OPTIONS]\n"
-	  "Remove the cached kernels and root folders that the current inputs (the\n"
-	  "project's fragments and packages, and these options) do not select. What\n"
-	  "was used in the last hour stays: another umlrun may be using it.\n"
-	  "\n"
-	  "  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --profile=NAME\n"
-	  "                         the kernel to keep, as for 'umlrun build'\n"
-	  "  --dry-run              say what would be removed, remove nothing\n"
-	  "  -h, --help             show this help\n" },
+	  .head = "Usage: umlrun prune [OPTIONS]\n"
+		  "Remove the cached kernels and root folders that the current inputs (the\n"
+		  "project's fragments and packages, and these options) do not select. What\n"
+		  "was used in the last hour stays: another umlrun may be using it.\n"
+		  "\n" },
 	{ CMD_DOCTOR, "doctor",
-	  "Usage: umlrun doctor [OPTIONS]\n"
-	  "Check what this host must offer umlrun: the Debian packages, ptrace,\n"
-	  "/dev/shm, seccomp, Landlock, namespaces, TMPDIR, free disk in the cache\n"
-	  "and whether the kernel is built. One line per check: 'ok', 'warn' (umlrun\n"
-	  "works, maybe slower or less confined) or 'FAIL' with how to fix it.\n"
-	  "\n"
-	  "  --kernel=VERSION, --kernel-src=DIR   the kernel to look for, as for\n"
-	  "                         'umlrun build'\n"
-	  "  -h, --help             show this help\n"
-	  "\n"
-	  "Environment: UMLRUN_PACKAGES=FILE checks the packages FILE lists instead\n"
-	  "of the project's debian-packages.\n"
-	  "Exit status: 0 nothing failed, 3 a check failed.\n" },
+	  .head = "Usage: umlrun doctor [OPTIONS]\n"
+		  "Check what this host must offer umlrun: the Debian packages, ptrace,\n"
+		  "/dev/shm, seccomp, Landlock, namespaces, TMPDIR, free disk in the cache\n"
+		  "and whether the kernel is built. One line per check: 'ok', 'warn' (umlrun\n"
+		  "works, maybe slower or less confined) or 'FAIL' with how to fix it.\n"
+		  "\n",
+	  .tail = "\n"
+		  "Environment: UMLRUN_PACKAGES=FILE checks the packages FILE lists instead\n"
+		  "of the project's debian-packages.\n"
+		  "Exit status: 0 nothing failed, 3 a check failed.\n" },
 	{ CMD_KSELFTEST, "kselftest",
-	  "Usage: umlrun kselftest [OPTIONS] [TARGET...]\n"
-	  "Build the kernel's own selftests of TARGET (default timers; a folder of\n"
-	  "tools/testing/selftests in the kernel source the guest kernel comes from),\n"
-	  "static, once (cached), and run each program as a test file of the suite\n"
-	  "kselftest-TARGET, as 'umlrun run' runs suites. A program that cannot run in\n"
-	  "a UML guest under time travel is reported skipped, with the reason\n"
-	  "(docs/kselftest.md).\n"
-	  "\n"
-	  "  Every option of 'umlrun run' but --suite-dir, --plain and --rerun-failed,\n"
-	  "  e.g. -j2, --filter='*/t*-leap-a-day.sh', --retry=N, --repeat=N\n"
-	  "  --check-determinism, --shard=K/N, --list, --time-travel=off (real time:\n"
-	  "  of the programs that poll the clock, only the short runs), --kernel-src=DIR\n"
-	  "  -h, --help             show this help\n"
-	  "\n"
-	  "Exit status: as 'umlrun run'; 2 for an unknown TARGET, 3 for one that does\n"
-	  "not build.\n" },
+	  .head = "Usage: umlrun kselftest [OPTIONS] [TARGET...]\n"
+		  "Build the kernel's own selftests of TARGET (default timers; a folder of\n"
+		  "tools/testing/selftests in the kernel source the guest kernel comes from),\n"
+		  "static, once (cached), and run each program as a test file of the suite\n"
+		  "kselftest-TARGET, as 'umlrun run' runs suites. A program that cannot run in\n"
+		  "a UML guest under time travel is reported skipped, with the reason\n"
+		  "(docs/kselftest.md).\n"
+		  "\n",
+	  .options = "  Every option of 'umlrun run' but --suite-dir, --plain and --rerun-failed,\n"
+		     "  e.g. -j2, --filter='*/t*-leap-a-day.sh', --retry=N, --repeat=N\n"
+		     "  --check-determinism, --shard=K/N, --list, --time-travel=off (real time:\n"
+		     "  of the programs that poll the clock, only the short runs), "
+		     "--kernel-src=DIR\n",
+	  .tail = "\n"
+		  "Exit status: as 'umlrun run'; 2 for an unknown TARGET, 3 for one that does\n"
+		  "not build.\n" },
 	{ CMD_KUNIT, "kunit",
-	  "Usage: umlrun kunit [OPTIONS] [GLOB]\n"
-	  "Build a kernel with KUnit and the kunitconfig (cached, like 'umlrun build'),\n"
-	  "boot it once under time travel and report each KUnit suite as a test file\n"
-	  "kunit/SUITE, its cases as subtests, as 'umlrun run' reports: KTAP on stdout,\n"
-	  "a results folder, the same exit status (docs/kunit.md). GLOB selects suites,\n"
-	  "or SUITE.CASE, as kunit.py's filter_glob (the kernel's kunit.filter_glob=).\n"
-	  "kunit.py's options keep their names and meaning (docs/kunit.md has a table).\n"
-	  "\n"
-	  "  --kunitconfig=FILE|DIR the tests to build, as kunit.py takes it: a DIR means\n"
-	  "                         DIR/.kunitconfig; looked up here, then in the kernel\n"
-	  "                         tree (e.g. lib/kunit), then in umlrun's folder\n"
-	  "                         (uml-config/kunit/...); repeatable (default: the\n"
-	  "                         tree's tools/testing/kunit/configs/default.config)\n"
-	  "  --kconfig_add=CONFIG_X=Y  one more kunitconfig line (repeatable; another\n"
-	  "                         kernel, built once)\n"
-	  "  --filter=ATTRS         only tests whose attributes match, e.g. 'speed>slow'\n"
-	  "                         or 'speed>slow, module=example' (kunit.filter=)\n"
-	  "  --filter_action=skip   report the filtered tests skipped instead\n"
-	  "  --kernel_args=ARGS     more kernel parameters, after umlrun's (repeatable)\n"
-	  "  --run_isolated=suite|test  one boot per suite, or per test\n"
-	  "  --list, --list_tests   print the selected SUITE.CASE names (one boot), run\n"
-	  "                         nothing\n"
-	  "  --list_suites          print the selected suites' names\n"
-	  "  --list_tests_attr      print the selected tests with their attributes\n"
-	  "  --build-only           build the kernel (kunit.py build) and boot nothing\n"
-	  "  --no-build             run the kernel these options built before (kunit.py\n"
-	  "                         exec); exit 2 if there is none\n"
-	  "  --raw_output[=kunit|all]  print the console's KUnit lines (all: the whole\n"
-	  "                         console) instead of umlrun's KTAP\n"
-	  "  --json[=FILE]          print kunit.py's JSON of the results (to FILE)\n"
-	  "  --summary              print only the summary lines\n"
-	  "  --failed               print only failed suites' lines, and the summary\n"
-	  "  --time-travel=MODE     off, basic or inf-cpu (default inf-cpu)\n"
-	  "  --start=WHEN           guest clock at boot, as for 'umlrun run'\n"
-	  "  --mem=SIZE             guest memory, 32M to the host's RAM (default 1G, as\n"
-	  "                         kunit.py)\n"
-	  "  --random-seed=N        the guest's random numbers come from N (default 0)\n"
-	  "  --seccomp=WHEN         UML's seccomp userspace: auto, on or off\n"
-	  "  --wall-timeout=SECONDS, --timeout=SECONDS\n"
-	  "                         wall-clock limit of a boot (default 300, as kunit.py)\n"
-	  "  --results=DIR          where run folders go (default ./results)\n"
-	  "  --kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N\n"
-	  "                         the kernel, as for 'umlrun build'\n"
-	  "  -j, --jobs=N           --make-jobs, as kunit.py names it\n"
-	  "  --arch=um              accepted (User-Mode Linux is all umlrun runs)\n"
-	  "  -q, --quiet            print only each suite's result line\n"
-	  "  -v, --verbose          copy the guest's console to stderr\n"
-	  "  -h, --help             show this help\n"
-	  "\n"
-	  "Exit status: as 'umlrun run'; 2 for a missing kunitconfig, an option of it\n"
-	  "that the kernel does not keep, or a GLOB that selects no suite.\n" },
+	  .head = "Usage: umlrun kunit [OPTIONS] [GLOB]\n"
+		  "Build a kernel with KUnit and the kunitconfig (cached, like 'umlrun build'),\n"
+		  "boot it once under time travel and report each KUnit suite as a test file\n"
+		  "kunit/SUITE, its cases as subtests, as 'umlrun run' reports: KTAP on stdout,\n"
+		  "a results folder, the same exit status (docs/kunit.md). GLOB selects suites,\n"
+		  "or SUITE.CASE, as kunit.py's filter_glob (the kernel's kunit.filter_glob=).\n"
+		  "kunit.py's options keep their names and meaning (docs/kunit.md has a table).\n"
+		  "\n",
+	  .tail = "\n"
+		  "Exit status: as 'umlrun run'; 2 for a missing kunitconfig, an option of it\n"
+		  "that the kernel does not keep, or a GLOB that selects no suite.\n" },
 	{ CMD_HWSIM, "hwsim",
-	  "Usage: umlrun hwsim --hostap=TREE [OPTIONS] [CASE|PREFIX*...]\n"
-	  "Run hostap's own tests/hwsim suite of TREE, unchanged: build its programs\n"
-	  "with the suite's example configs (cached by the tree's C sources), boot\n"
-	  "guests of a kernel and root folder of their own (python3 and what the cases\n"
-	  "need), start the daemons with the tree's start.sh and run the cases with its\n"
-	  "run-tests.py, 10 to 150 cases a guest, -j guests at once. Each case is one\n"
-	  "KTAP result; a guest stuck in a case is stopped, the case failed, and the\n"
-	  "cases after it go on in a fresh guest (docs/hwsim.md).\n"
-	  "\n"
-	  "  --hostap=TREE          the hostap checkout (required; never written to)\n"
-	  "  --module=MODULE        the cases of tests/hwsim/test_MODULE.py, as\n"
-	  "                         run-tests.py -f; repeatable\n"
-	  "  CASE, PREFIX*          cases by name (default: every case)\n"
-	  "  --list                 print the selected cases (MODULE CASE), run nothing\n"
-	  "  --tshark               Debian's tshark in the guests' root (a root of its\n"
-	  "                         own, about 150 MB more): the cases that read their\n"
-	  "                         captures with it run instead of skipping\n"
-	  "  --start=WHEN           guest clock at boot (default: the midnight after a\n"
-	  "                         day of the tree's test certificates' validity)\n"
-	  "  --wall-timeout=SECONDS wall-clock limit of one case (default 180)\n"
-	  "  --mem=SIZE             guest memory (default 512M)\n"
-	  "  -j, --jobs=N           guests at once (default: one per CPU)\n"
-	  "  --retry=N, --repeat=N, --check-determinism, --shard=K/N, --filter=GLOB,\n"
-	  "  --time-travel=MODE, --random-seed=N, --results=DIR, -q, -v\n"
-	  "                         as for 'umlrun run', by test file (a batch)\n"
-	  "  -h, --help             show this help\n"
-	  "\n"
-	  "Environment: UMLRUN_PACKAGES=FILE checks the packages FILE lists instead\n"
-	  "of the project's debian-packages (its hwsim ones; with --tshark its tshark).\n"
-	  "Exit status: as 'umlrun run'; 2 for a TREE that is not hostap, an unknown\n"
-	  "case or module; 3 for a tree that does not build or packages missing.\n" },
+	  .head = "Usage: umlrun hwsim --hostap=TREE [OPTIONS] [CASE|PREFIX*...]\n"
+		  "Run hostap's own tests/hwsim suite of TREE, unchanged: build its programs\n"
+		  "with the suite's example configs (cached by the tree's C sources), boot\n"
+		  "guests of a kernel and root folder of their own (python3 and what the cases\n"
+		  "need), start the daemons with the tree's start.sh and run the cases with its\n"
+		  "run-tests.py, " H_HWSIM_BATCH_MIN " to " H_HWSIM_BATCH_MAX " cases a guest, -j "
+		  "guests at once. Each case is one\n"
+		  "KTAP result; a guest stuck in a case is stopped, the case failed, and the\n"
+		  "cases after it go on in a fresh guest (docs/hwsim.md).\n"
+		  "\n",
+	  .tail = "\n"
+		  "Environment: UMLRUN_PACKAGES=FILE checks the packages FILE lists instead\n"
+		  "of the project's debian-packages (its hwsim ones; with --tshark its tshark).\n"
+		  "Exit status: as 'umlrun run'; 2 for a TREE that is not hostap, an unknown\n"
+		  "case or module; 3 for a tree that does not build or packages missing.\n" },
 	{ CMD_HELP, "help",
-	  "Usage: umlrun help [COMMAND]\n"
-	  "Show the help of umlrun or of one command.\n" },
+	  .head = "Usage: umlrun help [COMMAND]\n"
+		  "Show the help of umlrun or of one command.\n" },
 };
 
 static const char main_usage[] =
@@ -514,11 +656,116 @@ enum command command_lookup(const char *name)
 	return CMD_NONE;
 }
 
+/* The column the descriptions start in. */
+#define HELP_COL 25
+
+/* Appends a line of help: "  COL", padded to HELP_COL (or two blanks), and its text. */
+static void help_put(struct strbuf *sb, const struct help *h)
+{
+	const char *col = h->col, *nl;
+	size_t width;
+
+	while ((nl = strchr(col, '\n'))) {
+		sb_printf(sb, "  %.*s\n", (int)(nl - col), col);
+		col = nl + 1;
+	}
+	width = 2 + strlen(col);
+	sb_printf(sb, "  %s%*s", col, width < HELP_COL ? (int)(HELP_COL - width) : 2, "");
+	for (const char *t = h->text;; t = nl + 1) {
+		nl = strchrnul(t, '\n');
+		sb_printf(sb, "%.*s\n", (int)(nl - t), t);
+		if (!*nl)
+			return;
+		sb_printf(sb, "%*s", HELP_COL, "");
+	}
+}
+
+/* What command c's help says of row r instead of its line: NULL, its line. */
+static const struct help_for *help_for(const struct option_row *r, enum command c)
+{
+	for (const struct help_for *f = r->help_for; f && f->cmds; f++)
+		if (f->cmds & (1u << c))
+			return f;
+	return NULL;
+}
+
+/* The line of row r in command d's help, in *h; false: it has none of its own. */
+static bool help_of(const struct option_row *r, const struct command_desc *d, struct help *h)
+{
+	const struct help_for *f = help_for(r, d->cmd);
+
+	if (!(r->cmds & (1u << d->cmd)) || (d->options && r->id != O_HELP))
+		return false;
+	*h = r->help;
+	if (f && (f->unsaid || f->by))
+		return false;
+	if (f && f->help.col)
+		h->col = f->help.col;
+	if (f)
+		h->text = f->help.text;
+	return h->col != NULL;
+}
+
+/* The rows' lines in d's help: each row's in its place, or before --AT's. */
+static void help_options(struct strbuf *sb, const struct command_desc *d)
+{
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		const struct help_for *f;
+		struct help h;
+
+		for (size_t j = 0; j < N_OPTIONS && options[i].name; j++) {
+			f = help_for(&options[j], d->cmd);
+			if (f && f->at && !strcmp(f->at, options[i].name) &&
+			    help_of(&options[j], d, &h))
+				help_put(sb, &h);
+		}
+		f = help_for(&options[i], d->cmd);
+		if ((!f || !f->at) && help_of(&options[i], d, &h))
+			help_put(sb, &h);
+	}
+}
+
 const char *command_usage(enum command c)
 {
+	static char *usage[CMD_COUNT];
 	const struct command_desc *d = desc_of(c);
+	struct strbuf sb = { 0 };
 
-	return d ? d->usage : main_usage;
+	if (!d)
+		return main_usage;
+	if (usage[c])
+		return usage[c];
+	sb_adds(&sb, d->head);
+	if (d->options)
+		sb_adds(&sb, d->options);
+	help_options(&sb, d);
+	if (d->tail)
+		sb_adds(&sb, d->tail);
+	return usage[c] = sb_detach(&sb);
+}
+
+const char *option_name(size_t i, int *letter)
+{
+	if (i >= N_OPTIONS)
+		return NULL;
+	*letter = options[i].id < 256 ? options[i].id : 0;
+	return options[i].name ? options[i].name : "";
+}
+
+bool option_takes(size_t i, enum command c)
+{
+	return i < N_OPTIONS && options[i].name && (options[i].cmds & (1u << c));
+}
+
+bool option_said(size_t i, enum command c)
+{
+	const struct command_desc *d = desc_of(c);
+	const struct help_for *f;
+
+	if (!option_takes(i, c) || !d || (d->options && options[i].id != O_HELP))
+		return false;
+	f = help_for(&options[i], c);
+	return !f || !f->unsaid;
 }
 
 static int parse_long(const char *s, long min, long max, long *out)
@@ -1168,7 +1415,7 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 	int li = 0;
 
 	memset(o, 0, sizeof(*o));
-	o->mode = TT_INF_CPU;
+	o->mode = TT_DEFAULT;
 	o->repeat = 1;
 	if (argc < 2)
 		return uerr_set(e, EXIT_USAGE, "no command given; see 'umlrun --help'");
@@ -1222,7 +1469,7 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 					"--help'",
 					d->name, this, d->name);
 		}
-		if (c != O_HELP && !(option_row(c, li)->cmds & (1u << o->cmd)))
+		if (!(option_row(c, li)->cmds & (1u << o->cmd)))
 			return uerr_set(e, EXIT_USAGE,
 					"%s: option %s does not apply; see 'umlrun %s --help'",
 					d->name, this, d->name);

@@ -30,6 +30,10 @@
 	X(HWSIM, hwsim)                                                                            \
 	X(HELP, help)
 
+/* The time-travel mode unless --time-travel says, and its name (tt_mode_name). */
+#define TT_DEFAULT	TT_INF_CPU
+#define TT_DEFAULT_NAME "inf-cpu"
+
 /* The most --gdb-guest-source folders. */
 #define GDB_GUEST_SOURCES_MAX 8
 
@@ -124,7 +128,19 @@ struct opts {
 int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e);
 void opts_free(struct opts *o);
 enum command command_lookup(const char *name);
-/* The usage text of a command (or of umlrun as a whole for CMD_NONE). */
+/*
+ * The usage text of a command (or of umlrun as a whole for CMD_NONE): the
+ * command's own lines around those of the options it takes (options.c).
+ */
 const char *command_usage(enum command c);
+/*
+ * The options' table, for the tests: row i's long name ("" for a line of
+ * help only; NULL past the last row) and short letter (0: none), whether
+ * command c takes it, and whether c's --help is to name it (on its own
+ * line or on another's; not when UNSAID or in the command's own words).
+ */
+const char *option_name(size_t i, int *letter);
+bool option_takes(size_t i, enum command c);
+bool option_said(size_t i, enum command c);
 
 #endif

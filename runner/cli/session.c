@@ -29,9 +29,6 @@
 #define UMLRUN_DATADIR "/usr/local/share/umlrun"
 #endif
 
-/* 2024-01-01T00:00:00Z: a fixed default, so runs repeat exactly. */
-#define DEFAULT_START 1704067200LL
-
 void find_project(struct session *s)
 {
 	const char *env = getenv("UMLRUN_HOME");
@@ -214,7 +211,7 @@ void resolve_start(struct session *s)
 	s->has_start = s->mode != TT_OFF;
 	if (!s->has_start)
 		return;
-	s->start_secs = DEFAULT_START;
+	s->start_secs = START_DEFAULT;
 	if (o->start && start_parse(o->start, &s->start_secs, &e) < 0)
 		uerr_die(&e);
 	if (start_to_kernel(s->start_secs, s->kernel.start_unit, &s->start_kernel, &e) < 0)

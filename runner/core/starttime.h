@@ -21,6 +21,14 @@ enum start_unit {
 	START_UNIT_NANOSECONDS,
 };
 
+/*
+ * The guest's clock at boot unless --start says (under time travel): a
+ * fixed date, so that runs repeat exactly. The same instant twice, for the
+ * code and for --help (test_starttime.c checks they agree).
+ */
+#define START_DEFAULT	  1704067200LL
+#define START_DEFAULT_ISO "2024-01-01T00:00:00Z"
+
 /* Parse WHEN into seconds since the epoch (UTC). */
 int start_parse(const char *when, int64_t *secs, struct uerr *e);
 /* Read the unit from `linux --help` output. */

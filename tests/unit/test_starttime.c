@@ -167,9 +167,20 @@ static void test_to_kernel(void)
 	}
 }
 
+/* START_DEFAULT and the date --help shows for it are the same instant. */
+static void test_default(void)
+{
+	struct uerr e;
+	int64_t got = -1;
+
+	ok(start_parse(START_DEFAULT_ISO, &got, &e) == 0 && got == START_DEFAULT,
+	   "START_DEFAULT_ISO is START_DEFAULT");
+}
+
 int main(void)
 {
-	plan(71);
+	plan(72);
+	test_default();
 	test_good();
 	test_bad();
 	test_unit_from_help();

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_help.c - each command's --help, composed from the options' rows
+ * (options.c): it names every option the command takes and none it refuses,
+ * and shows the code's own defaults.
+ */
+#define _GNU_SOURCE
+#include "options.h"
+#include "finish.h"
+#include "hwsim.h"
+#include "kernel_cache.h"
+#include "kunit.h"
+#include "starttime.h"
+#include "suite.h"
+
+#include "tap.h"
+
+#define NAME(id, name) { CMD_##id, #name },
+static const struct {
+	enum command cmd;
+	const char *name;
+} cmds[] = { UMLRUN_COMMANDS(NAME) };
+#undef NAME
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+/*
+ * The options a help text names in its first column, as "--name" and "-x":
+ * on a line that starts "  -", the words up to the description (the first
+ * that does not start with "-", or the first after two blanks). "--jobs=N,"
+ * gives "--jobs", "--shuffle[=SEED]" "--shuffle".
+ */
+static char **help_options(const char *text, size_t *n)
+{
+	char **v = NULL;
+	const char *next;
+
+	*n = 0;
+	for (const char *line = text; *line; line = next) {
+		const char *p = line + 2, *end = strchrnul(line, '\n');
+
+		next = *end ? end + 1 : end;
+		if (strncmp(line, "  -", 3))
+			continue;
+		while (*p == '-') {
+			size_t len = strcspn(p, " \n,=[");
+
+			v = realloc(v, (*n + 1) * sizeof(*v));
+			v[(*n)++] = strndup(p, len);
+			p += strcspn(p, " \n");
+			if (*p == ' ' && p[1] == ' ')
+				break;
+			p += strspn(p, " ");
+		}
+	}
+	return v;
+}
+
+static bool named(char **v, size_t n, const char *opt)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], opt))
+			return true;
+	return false;
+}
+
+/* Command c's help names every option c takes and is to name, and none c refuses. */
+static void test_command(enum command c, const char *name)
+{
+	const char *text = command_usage(c);
+	_cleanup_free_ char *want = xasprintf("Usage: umlrun %s ", name);
+	struct strbuf missing = { 0 }, refused = { 0 };
+	const char *opt;
+	size_t n;
+	char **v = help_options(text, &n);
+	int letter;
+
+	ok(!strncmp(text, want, strlen(want)), "%s --help starts with its usage line", name);
+	for (size_t i = 0; (opt = option_name(i, &letter)); i++) {
+		_cleanup_free_ char *lng = xasprintf("--%s", opt);
+		char shrt[3] = { '-', (char)letter, 0 };
+		bool shown = *opt && (named(v, n, lng) || (letter && named(v, n, shrt)));
+
+		if (option_said(i, c) && !shown)
+			sb_printf(&missing, " %s", lng);
+		if (!option_takes(i, c) && shown)
+			sb_printf(&refused, " %s", lng);
+	}
+	if (!ok(!missing.len, "%s --help names every option it takes", name))
+		diag("  not named:%s", missing.buf);
+	if (!ok(!refused.len, "%s --help names no option it refuses", name))
+		diag("  refused but named:%s", refused.buf);
+	sb_release(&missing);
+	sb_release(&refused);
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The rows' lines, each at its place: -h last, the description from column 26. */
+static void test_layout(void)
+{
+	const char *run = command_usage(CMD_RUN);
+	const char *h = strstr(run, "\n  -h, --help             show this help\n");
+
+	ok(h && !strstr(h + 1, "\n  -"), "run --help: -h, --help is its last option");
+	has_str(run,
+		"\n  -j, --jobs=N           guests at once (default: number of CPUs)\n"
+		"  --timeout=SECONDS      simulated-time limit per test file (default: the\n"
+		"                         suite's settings, else ",
+		"run --help: an option's lines, the description in its column");
+	has_str(command_usage(CMD_KUNIT),
+		"  --wall-timeout=SECONDS, --timeout=SECONDS\n"
+		"                         wall-clock limit of a boot",
+		"kunit --help: a long first column, the description below it");
+	has_str(command_usage(CMD_LIST),
+		"  --shuffle[=SEED]       run in a random order; the seed is printed to replay it\n"
+		"  --results=DIR          where --rerun-failed finds",
+		"list --help: a command's own wording, moved (--results after --shuffle)");
+	has_str(command_usage(CMD_HWSIM),
+		"  --module=MODULE        the cases of tests/hwsim/test_MODULE.py, as\n"
+		"                         run-tests.py -f; repeatable\n"
+		"  CASE, PREFIX*          cases by name (default: every case)\n",
+		"hwsim --help: a line of help only, among the options");
+	is_str(command_usage(CMD_HELP),
+	       "Usage: umlrun help [COMMAND]\nShow the help of umlrun or of one command.\n",
+	       "help --help: its two lines, no option");
+	ok(command_usage(CMD_RUN) == run, "a command's help is composed once");
+}
+
+/* kselftest's help says "every option of 'umlrun run' but ...": it takes none run refuses. */
+static void test_kselftest_as_run(void)
+{
+	struct strbuf extra = { 0 };
+	const char *opt;
+	int letter;
+
+	for (size_t i = 0; (opt = option_name(i, &letter)); i++)
+		if (option_takes(i, CMD_KSELFTEST) && !option_takes(i, CMD_RUN))
+			sb_printf(&extra, " --%s", opt);
+	if (!ok(!extra.len, "kselftest takes only options of run, as its --help says"))
+		diag("  kselftest's alone:%s", extra.buf);
+	sb_release(&extra);
+}
+
+/* The defaults in the help texts are the code's. */
+static void test_defaults(void)
+{
+	_cleanup_free_ char *tt = xasprintf("(default %s)\n", tt_mode_name(TT_DEFAULT));
+	_cleanup_free_ char *kmem = xasprintf("(default %s, as\n", KUNIT_MEM_DEFAULT);
+	_cleanup_free_ char *kwall =
+	    xasprintf("(default %d, as kunit.py)", KUNIT_WALL_TIMEOUT_DEFAULT);
+	_cleanup_free_ char *hwall = xasprintf("one case (default %d)", HWSIM_CASE_WALL_TIMEOUT);
+	_cleanup_free_ char *hmem = xasprintf("memory (default %s)", HWSIM_MEM);
+	_cleanup_free_ char *batch =
+	    xasprintf("%d to %d cases a guest", HWSIM_BATCH_MIN, HWSIM_BATCH_MAX);
+	_cleanup_free_ char *mem =
+	    xasprintf("%dM to the host's RAM (default %s,", GUEST_MEM_MIN_MB, GUEST_MEM_DEFAULT);
+
+	is_str(tt_mode_name(TT_DEFAULT), TT_DEFAULT_NAME, "TT_DEFAULT_NAME names TT_DEFAULT");
+	has_str(command_usage(CMD_RUN), tt, "run --help: the default mode");
+	has_str(command_usage(CMD_RUN), mem, "run --help: guest memory, its least and default");
+	has_str(command_usage(CMD_RUN), "(default " START_DEFAULT_ISO " under",
+		"run --help: the guest's clock at boot");
+	has_str(command_usage(CMD_RUN), "(default ./" RESULTS_DIR_DEFAULT ")",
+		"run --help: the results folder");
+	has_str(command_usage(CMD_BUILD), "(default " KERNEL_DEFAULT ";",
+		"build --help: the kernel version");
+	has_str(command_usage(CMD_KUNIT), kmem, "kunit --help: its guest memory");
+	has_str(command_usage(CMD_KUNIT), kwall, "kunit --help: its wall-clock limit");
+	has_str(command_usage(CMD_HWSIM), hwall, "hwsim --help: a case's wall-clock limit");
+	has_str(command_usage(CMD_HWSIM), hmem, "hwsim --help: its guest memory");
+	has_str(command_usage(CMD_HWSIM), batch, "hwsim --help: the cases a guest runs");
+}
+
+int main(void)
+{
+	plan(2 + 3 * (int)NCMDS + 7 + 1 + 11);
+	is_int(NCMDS, CMD_COUNT - 1, "every command (UMLRUN_COMMANDS)");
+	ok(option_name(0, &(int){ 0 }) != NULL, "the options' table has rows");
+	for (size_t i = 0; i < NCMDS; i++)
+		test_command(cmds[i].cmd, cmds[i].name);
+	test_layout();
+	test_kselftest_as_run();
+	test_defaults();
+	return done_testing();
+}
