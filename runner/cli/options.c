@@ -238,8 +238,7 @@ static const struct option_row {
 	  C(RUN) | C(EXEC) | C(SHELL) | C(LIST) | C(COMPARE),
 	  .help = { "--suite-dir=DIR", "suites from DIR instead of the project's testsuites/\n"
 				       "(with the project's lib/ files, harness.sh among them,\n"
-				       "added to its lib/)" },
-	  HELP_FOR(FOR(C(LIST), NULL, "suites from DIR instead of the project's")) },
+				       "added to its lib/)" } },
 	{ "overlay", required_argument, O_OVERLAY, BOOT_CMDS,
 	  .help = { "--overlay=DIR", "lay DIR over the guest's root, e.g. your own build as\n"
 				     "DIR/usr/sbin/hostapd (with the libraries it needs);\n"
@@ -279,9 +278,8 @@ static const struct option_row {
 		   FOR(C(PRUNE),
 		       "--kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --profile=NAME\n",
 		       "the kernel to keep, as for 'umlrun build'"),
-		   /* three blanks before the text, as it always had */
 		   FOR(C(DOCTOR), "--kernel=VERSION, --kernel-src=DIR",
-		       " the kernel to look for, as for\n"
+		       "the kernel to look for, as for\n"
 		       "'umlrun build'"),
 		   FOR_AT(C(KUNIT), "jobs",
 			  "--kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N\n",
@@ -337,8 +335,7 @@ static const struct option_row {
 	  .help = { "--timeout=SECONDS", "simulated-time limit per test file (default: the\n"
 					 "suite's settings, else " H_TIMEOUT ")" },
 	  HELP_FOR(FOR(C(EXEC), NULL, "simulated-time limit (default " H_TIMEOUT ")"),
-		   /* three blanks before the text, as it always had */
-		   FOR(C(COMPARE), "--timeout, --wall-timeout", " as for 'umlrun run'"),
+		   FOR(C(COMPARE), "--timeout, --wall-timeout", "as for 'umlrun run'"),
 		   SAID_BY(C(KUNIT), "wall-timeout"), UNSAID(C(HWSIM))) },
 	{ "wall-timeout", required_argument, O_WALL_TIMEOUT,
 	  SUITE_CMDS | C(EXEC) | C(COMPARE) | C(KUNIT),
