@@ -370,34 +370,37 @@ static const struct option_row {
 		       "--retry=N, --repeat=N, --check-determinism, --shard=K/N, --filter=GLOB,\n"
 		       "--time-travel=MODE, --random-seed=N, --results=DIR, -q, -v\n",
 		       "as for 'umlrun run', by test file (a batch)")) },
-	/* which tests; compare's help has yet to say these */
+	/* which tests */
 	{ "plain", required_argument, O_PLAIN, C(RUN) | C(LIST) | C(COMPARE),
 	  .help = { "--plain=DIR", "run the executables in DIR as a suite: exit 0 passes,\n"
-				   "4 skips, else fails (repeatable; not with --suite-dir)" },
-	  HELP_FOR(UNSAID(C(COMPARE))) },
+				   "4 skips, else fails (repeatable; not with --suite-dir)" } },
 	{ "filter", required_argument, O_FILTER, SELECT_CMDS | C(KUNIT),
 	  .help = { "--filter=GLOB", "only tests whose id (SUITE/tNNNN-name.sh) matches" },
 	  HELP_FOR(FOR_AT(C(KUNIT), "filter_action", "--filter=ATTRS",
 			  "only tests whose attributes match, e.g. 'speed>slow'\n"
 			  "or 'speed>slow, module=example' (kunit.filter=)"),
-		   SAID_BY(C(HWSIM), "retry"), UNSAID(C(COMPARE))) },
+		   SAID_BY(C(HWSIM), "retry")) },
 	{ "exclude", required_argument, O_EXCLUDE, SELECT_CMDS,
 	  .help = { "--exclude=GLOB", "not the tests whose id matches (both repeatable)" },
-	  HELP_FOR(UNSAID(C(COMPARE) | C(HWSIM))) },
+	  HELP_FOR(UNSAID(C(HWSIM))) },
 	{ "rerun-failed", no_argument, O_RERUN_FAILED, C(RUN) | C(LIST) | C(COMPARE) | C(HWSIM),
 	  .help = { "--rerun-failed", "only the tests that failed in the last run" },
-	  HELP_FOR(UNSAID(C(COMPARE) | C(HWSIM))) },
+	  HELP_FOR(UNSAID(C(HWSIM))) },
 	{ "shard", required_argument, O_SHARD, SELECT_CMDS,
 	  .help = { "--shard=K/N", "only share K of N (for CI machines running in parallel;\n"
 				   "merge their results with 'umlrun merge')" },
-	  HELP_FOR(SAID_BY(C(HWSIM), "retry"), UNSAID(C(COMPARE))) },
+	  HELP_FOR(SAID_BY(C(HWSIM), "retry")) },
 	{ "durations", required_argument, O_DURATIONS, SELECT_CMDS,
 	  .help = { "--durations=FILE", "test durations (results.json or 'ID SECONDS' lines) to\n"
 					"balance shards; every shard must use the same file" },
-	  HELP_FOR(UNSAID(C(COMPARE) | C(HWSIM))) },
+	  HELP_FOR(UNSAID(C(HWSIM))) },
 	{ "shuffle", optional_argument, O_SHUFFLE, SELECT_CMDS,
 	  .help = { "--shuffle[=SEED]", "run in a random order; the seed is printed to replay it" },
-	  HELP_FOR(UNSAID(C(COMPARE) | C(HWSIM))) },
+	  /* compare prints its table alone: the seed is in the run folders */
+	  HELP_FOR(FOR(C(COMPARE), NULL,
+		       "run in a random order, the same both times; the seed\n"
+		       "is each run folder's results.json \"seed\""),
+		   UNSAID(C(HWSIM))) },
 	/* what a run prints */
 	{ "list", no_argument, O_LIST, SUITE_CMDS | C(KUNIT),
 	  .help = { "--list", "print the selected tests and run nothing" },
