@@ -112,6 +112,7 @@ _Static_assert(CMD_COUNT <= 32, "the commands outgrew the options' bitmask");
 #define H_WALL_MARGIN	  STR(SCHED_WALL_MARGIN)
 #define H_KUNIT_WALL	  STR(KUNIT_WALL_TIMEOUT_DEFAULT)
 #define H_HWSIM_CASE_WALL STR(HWSIM_CASE_WALL_TIMEOUT)
+#define H_HWSIM_TIMEOUT	  STR(HWSIM_TIMEOUT)
 #define H_HWSIM_BATCH_MIN STR(HWSIM_BATCH_MIN)
 #define H_HWSIM_BATCH_MAX STR(HWSIM_BATCH_MAX)
 
@@ -243,12 +244,14 @@ static const struct option_row {
 	  .help = { "--overlay=DIR", "lay DIR over the guest's root, e.g. your own build as\n"
 				     "DIR/usr/sbin/hostapd (with the libraries it needs);\n"
 				     "repeatable" },
-	  HELP_FOR(UNSAID(C(HWSIM))) },
+	  HELP_FOR(FOR(C(HWSIM), NULL,
+		       "lay DIR over the guests' root, e.g. a tool the cases\n"
+		       "call (they run the tree's own hostapd and\n"
+		       "wpa_supplicant); repeatable")) },
 	{ "mount", required_argument, O_MOUNT, BOOT_CMDS,
 	  .help = { "--mount=HOST[:GUEST][:rw]",
 		    "the host folder HOST at GUEST in the guest (default\n"
-		    "/mnt/NAME), read-only unless :rw; repeatable" },
-	  HELP_FOR(UNSAID(C(HWSIM))) },
+		    "/mnt/NAME), read-only unless :rw; repeatable" } },
 	{ "random-seed", required_argument, O_RANDOM_SEED, BOOT_CMDS | C(KUNIT),
 	  .help = { "--random-seed=N", "the guest's random numbers come from N (default 0:\n"
 				       "the same in every run); 'random' picks one and prints it" },
@@ -257,20 +260,23 @@ static const struct option_row {
 	{ "seccomp", required_argument, O_SECCOMP, BOOT_CMDS | C(KUNIT),
 	  .help = { "--seccomp=WHEN", "UML's seccomp userspace (kernels from 6.16): auto (when\n"
 				      "the kernel has it), on or off (ptrace, as 6.1 always is)" },
-	  HELP_FOR(FOR(C(KUNIT), NULL, "UML's seccomp userspace: auto, on or off"),
-		   UNSAID(C(HWSIM))) },
+	  HELP_FOR(FOR(C(KUNIT), NULL, "UML's seccomp userspace: auto, on or off")) },
 	{ "cpu-cost", required_argument, O_CPU_COST, BOOT_CMDS,
 	  .help = { "--cpu-cost=NS[,jitter=PCT]",
 		    "in inf-cpu, each guest system call takes NS\n"
 		    "simulated ns, varied by up to PCT % from the random\n"
-		    "seed: seeded schedules for races (docs/timers.md)" },
-	  HELP_FOR(UNSAID(C(HWSIM))) },
+		    "seed: seeded schedules for races (docs/timers.md)" } },
 	/* the kernel: the commands that boot name these on one line */
 	{ "kernel", required_argument, O_KERNEL, KERNEL_CMDS | C(DOCTOR),
 	  .help = { "--kernel=VERSION",
 		    "Debian's linux-source-VERSION: 6.1, 6.12 or 7.2\n"
 		    "(default " KERNEL_DEFAULT "; fetched from Debian when not installed)" },
-	  HELP_FOR(UNSAID(C(HWSIM)),
+	  HELP_FOR(FOR(C(HWSIM),
+		       "--kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N,\n"
+		       "--profile=NAME",
+		       "the kernel, as for 'umlrun build', with\n"
+		       "uml-config/hwsim/hwsim.config; --make-jobs also\n"
+		       "builds the tree's programs"),
 		   FOR(BOOT_CMDS,
 		       "--kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N,\n"
 		       "--profile=NAME",
@@ -287,29 +293,26 @@ static const struct option_row {
 	{ "kernel-src", required_argument, O_KSRC, KERNEL_CMDS | C(DOCTOR),
 	  .help = { "--kernel-src=DIR", "build from this kernel tree (out of tree) instead\n"
 					"of a Debian package" },
-	  HELP_FOR(UNSAID(C(HWSIM)),
-		   SAID_BY(BOOT_CMDS | C(PRUNE) | C(DOCTOR) | C(KUNIT), "kernel")) },
+	  HELP_FOR(SAID_BY(BOOT_CMDS | C(PRUNE) | C(DOCTOR) | C(KUNIT), "kernel")) },
 	{ "config", required_argument, O_CONFIG, KERNEL_CMDS,
 	  .help = { "--config=FRAGMENT", "merge this config fragment too (repeatable)" },
-	  HELP_FOR(UNSAID(C(HWSIM)), SAID_BY(BOOT_CMDS | C(PRUNE) | C(KUNIT), "kernel")) },
+	  HELP_FOR(SAID_BY(BOOT_CMDS | C(PRUNE) | C(KUNIT), "kernel")) },
 	{ "profile", required_argument, O_PROFILE, KERNEL_CMDS,
 	  .help = { "--profile=NAME", "a debug kernel, cached apart: hardened, kasan, lockdep\n"
 				      "or gcov (uml-config/profiles/NAME.config)" },
-	  HELP_FOR(UNSAID(C(HWSIM) | C(KUNIT)), SAID_BY(BOOT_CMDS | C(PRUNE), "kernel")) },
+	  HELP_FOR(UNSAID(C(KUNIT)), SAID_BY(BOOT_CMDS | C(PRUNE), "kernel")) },
 	{ "make-jobs", required_argument, O_MAKE_JOBS, KERNEL_CMDS,
 	  .help = { "--make-jobs=N", "parallel make jobs (default: number of CPUs)" },
 	  /* prune: the number of make jobs selects no kernel */
-	  HELP_FOR(UNSAID(C(HWSIM) | C(PRUNE)), SAID_BY(BOOT_CMDS | C(KUNIT), "kernel")) },
+	  HELP_FOR(UNSAID(C(PRUNE)), SAID_BY(BOOT_CMDS | C(KUNIT), "kernel")) },
 	{ "trace-event", required_argument, O_TRACE_EVENT, BOOT_CMDS,
 	  .help = { "--trace-event=LIST", "trace these kernel events from boot (the kernel's\n"
 					  "trace_event=, e.g. timer:hrtimer_start,timer:*;\n"
-					  "repeatable): each test's artifacts/trace.txt" },
-	  HELP_FOR(UNSAID(C(HWSIM))) },
+					  "repeatable): each test's artifacts/trace.txt" } },
 	{ "kprobe-event", required_argument, O_KPROBE_EVENT, BOOT_CMDS,
 	  .help = { "--kprobe-event=SPEC",
 		    "a kprobe event from boot (kprobe_event=; needs kprobes,\n"
-		    "which UML lacks)" },
-	  HELP_FOR(UNSAID(C(HWSIM))) },
+		    "which UML lacks)" } },
 	/* the run */
 	{ "results", required_argument, O_RESULTS, SELECT_CMDS | C(KUNIT),
 	  .help = { "--results=DIR", "where run folders go (default ./" RESULTS_DIR_DEFAULT ")" },
@@ -336,7 +339,9 @@ static const struct option_row {
 					 "suite's settings, else " H_TIMEOUT ")" },
 	  HELP_FOR(FOR(C(EXEC), NULL, "simulated-time limit (default " H_TIMEOUT ")"),
 		   FOR(C(COMPARE), "--timeout, --wall-timeout", "as for 'umlrun run'"),
-		   SAID_BY(C(KUNIT), "wall-timeout"), UNSAID(C(HWSIM))) },
+		   SAID_BY(C(KUNIT), "wall-timeout"),
+		   FOR_AT(C(HWSIM), "mem", NULL,
+			  "simulated-time limit of a batch (default " H_HWSIM_TIMEOUT ")")) },
 	{ "wall-timeout", required_argument, O_WALL_TIMEOUT,
 	  SUITE_CMDS | C(EXEC) | C(COMPARE) | C(KUNIT),
 	  .help = { "--wall-timeout=SECONDS",
@@ -362,12 +367,13 @@ static const struct option_row {
 	  .help = { "--seeds=A-B", "run each test file once per guest random seed A..B (in\n"
 				   "parallel guests), list the seeds that fail and print\n"
 				   "the command that replays the first" },
-	  HELP_FOR(UNSAID(C(HWSIM))) },
+	  HELP_FOR(SAID_BY(C(HWSIM), "retry")) },
 	{ "retry", required_argument, O_RETRY, SUITE_CMDS,
 	  .help = { "--retry=N", "run a failing test again up to N times; one that then\n"
 				 "passes is reported flaky" },
 	  HELP_FOR(FOR(C(HWSIM),
-		       "--retry=N, --repeat=N, --check-determinism, --shard=K/N, --filter=GLOB,\n"
+		       "--retry=N, --repeat=N, --check-determinism, --seeds=A-B, --shard=K/N,\n"
+		       "--durations=FILE, --filter=GLOB, --exclude=GLOB, --shuffle[=SEED],\n"
 		       "--time-travel=MODE, --random-seed=N, --results=DIR, -q, -v\n",
 		       "as for 'umlrun run', by test file (a batch)")) },
 	/* which tests */
@@ -382,10 +388,10 @@ static const struct option_row {
 		   SAID_BY(C(HWSIM), "retry")) },
 	{ "exclude", required_argument, O_EXCLUDE, SELECT_CMDS,
 	  .help = { "--exclude=GLOB", "not the tests whose id matches (both repeatable)" },
-	  HELP_FOR(UNSAID(C(HWSIM))) },
+	  HELP_FOR(SAID_BY(C(HWSIM), "retry")) },
 	{ "rerun-failed", no_argument, O_RERUN_FAILED, C(RUN) | C(LIST) | C(COMPARE) | C(HWSIM),
 	  .help = { "--rerun-failed", "only the tests that failed in the last run" },
-	  HELP_FOR(UNSAID(C(HWSIM))) },
+	  HELP_FOR(FOR(C(HWSIM), NULL, "only the cases that failed in the last run")) },
 	{ "shard", required_argument, O_SHARD, SELECT_CMDS,
 	  .help = { "--shard=K/N", "only share K of N (for CI machines running in parallel;\n"
 				   "merge their results with 'umlrun merge')" },
@@ -393,14 +399,14 @@ static const struct option_row {
 	{ "durations", required_argument, O_DURATIONS, SELECT_CMDS,
 	  .help = { "--durations=FILE", "test durations (results.json or 'ID SECONDS' lines) to\n"
 					"balance shards; every shard must use the same file" },
-	  HELP_FOR(UNSAID(C(HWSIM))) },
+	  HELP_FOR(SAID_BY(C(HWSIM), "retry")) },
 	{ "shuffle", optional_argument, O_SHUFFLE, SELECT_CMDS,
 	  .help = { "--shuffle[=SEED]", "run in a random order; the seed is printed to replay it" },
 	  /* compare prints its table alone: the seed is in the run folders */
 	  HELP_FOR(FOR(C(COMPARE), NULL,
 		       "run in a random order, the same both times; the seed\n"
 		       "is each run folder's results.json \"seed\""),
-		   UNSAID(C(HWSIM))) },
+		   SAID_BY(C(HWSIM), "retry")) },
 	/* what a run prints */
 	{ "list", no_argument, O_LIST, SUITE_CMDS | C(KUNIT),
 	  .help = { "--list", "print the selected tests and run nothing" },
@@ -422,17 +428,15 @@ static const struct option_row {
 				     "line tagged [SUITE/TEST])" },
 	  HELP_FOR(FOR(C(KUNIT), NULL, "copy the guest's console to stderr"),
 		   SAID_BY(C(HWSIM), "retry")) },
-	{ "trace", no_argument, O_TRACE, SUITE_CMDS,
+	/* the harness's -x, -i and --run: hwsim's batches do not source harness.sh */
+	{ "trace", no_argument, O_TRACE, C(RUN) | C(KSELFTEST),
 	  .help = { "--trace", "trace the test bodies (the harness's -x, set -x) into\n"
-			       "each console.log; with -v, live" },
-	  HELP_FOR(UNSAID(C(HWSIM))) },
-	{ "immediate", no_argument, O_IMMEDIATE, SUITE_CMDS,
-	  .help = { "--immediate", "stop a test file at its first failing test (-i)" },
-	  HELP_FOR(UNSAID(C(HWSIM))) },
-	{ "run", required_argument, O_RUN_LIST, SUITE_CMDS,
+			       "each console.log; with -v, live" } },
+	{ "immediate", no_argument, O_IMMEDIATE, C(RUN) | C(KSELFTEST),
+	  .help = { "--immediate", "stop a test file at its first failing test (-i)" } },
+	{ "run", required_argument, O_RUN_LIST, C(RUN) | C(KSELFTEST),
 	  .help = { "--run=LIST", "only these tests of each file, e.g. 1,3-4 (the\n"
-				  "harness's --run); the others are reported skipped" },
-	  HELP_FOR(UNSAID(C(HWSIM))) },
+				  "harness's --run); the others are reported skipped" } },
 	/* debugging */
 	{ "gdb", optional_argument, O_GDB, C(RUN) | C(EXEC) | C(SHELL),
 	  .help = { "--gdb[=FILE]", "the guest kernel under the host's gdb, paused before\n"

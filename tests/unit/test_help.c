@@ -150,6 +150,7 @@ static void test_defaults(void)
 	_cleanup_free_ char *kwall =
 	    xasprintf("(default %d, as kunit.py)", KUNIT_WALL_TIMEOUT_DEFAULT);
 	_cleanup_free_ char *hwall = xasprintf("one case (default %d)", HWSIM_CASE_WALL_TIMEOUT);
+	_cleanup_free_ char *htime = xasprintf("a batch (default %d)", HWSIM_TIMEOUT);
 	_cleanup_free_ char *hmem = xasprintf("memory (default %s)", HWSIM_MEM);
 	_cleanup_free_ char *batch =
 	    xasprintf("%d to %d cases a guest", HWSIM_BATCH_MIN, HWSIM_BATCH_MAX);
@@ -168,13 +169,14 @@ static void test_defaults(void)
 	has_str(command_usage(CMD_KUNIT), kmem, "kunit --help: its guest memory");
 	has_str(command_usage(CMD_KUNIT), kwall, "kunit --help: its wall-clock limit");
 	has_str(command_usage(CMD_HWSIM), hwall, "hwsim --help: a case's wall-clock limit");
+	has_str(command_usage(CMD_HWSIM), htime, "hwsim --help: a batch's time limit");
 	has_str(command_usage(CMD_HWSIM), hmem, "hwsim --help: its guest memory");
 	has_str(command_usage(CMD_HWSIM), batch, "hwsim --help: the cases a guest runs");
 }
 
 int main(void)
 {
-	plan(2 + 3 * (int)NCMDS + 7 + 1 + 11);
+	plan(2 + 3 * (int)NCMDS + 7 + 1 + 12);
 	is_int(NCMDS, CMD_COUNT - 1, "every command (UMLRUN_COMMANDS)");
 	ok(option_name(0, &(int){ 0 }) != NULL, "the options' table has rows");
 	for (size_t i = 0; i < NCMDS; i++)

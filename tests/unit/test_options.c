@@ -823,9 +823,61 @@ static void test_hwsim_tshark(void)
 	has_str(command_usage(CMD_HWSIM), "  --tshark ", "hwsim --help names --tshark");
 }
 
+/*
+ * An option a command does nothing with is refused by it, as any option
+ * of another command is ("does not apply"); one it acts on parses (and its
+ * --help says it: test_help.c).
+ */
+static void test_idle_refused(void)
+{
+	static const struct {
+		const char *cmd, *arg;
+		bool refused;
+	} cases[] = {
+		/* the harness's options: hwsim's batches do not source harness.sh */
+		{ "hwsim", "--trace", true },
+		{ "hwsim", "--immediate", true },
+		{ "hwsim", "--run=1", true },
+		{ "hwsim", "--seeds=1-2", false },
+		{ "hwsim", "--exclude=x", false },
+		{ "hwsim", "--durations=d", false },
+		{ "hwsim", "--shuffle=3", false },
+		{ "hwsim", "--timeout=9", false },
+		{ "hwsim", "--overlay=o", false },
+		{ "hwsim", "--mount=m", false },
+		{ "hwsim", "--seccomp=off", false },
+		{ "hwsim", "--cpu-cost=5", false },
+		{ "hwsim", "--trace-event=t:e", false },
+		{ "hwsim", "--kprobe-event=p:x y", false },
+		{ "hwsim", "--profile=kasan", false },
+		{ "hwsim", "--make-jobs=2", false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* hwsim needs its tree; the others take it as a case (or refuse it). */
+		bool hwsim = !strcmp(cases[i].cmd, "hwsim");
+		char *a[] = { "umlrun", (char *)cases[i].cmd, (char *)cases[i].arg,
+			      hwsim ? "--hostap=t" : NULL, NULL };
+		_cleanup_free_ char *name = xasprintf("%s %s", cases[i].cmd, cases[i].arg);
+		_cleanup_free_ char *opt = xstrndup(cases[i].arg, strcspn(cases[i].arg, "="));
+		_cleanup_free_ char *want =
+		    xasprintf("%s: option %s does not apply", cases[i].cmd, opt);
+		struct opts o;
+		struct uerr e;
+
+		if (cases[i].refused) {
+			usage_error(a, want, NULL, name);
+			continue;
+		}
+		if (!ok(parse(a, &o, &e) == 0, "%s: parses", name))
+			diag("  got: %s", e.msg);
+		opts_free(&o);
+	}
+}
+
 int main(void)
 {
-	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 18 + 2 * 9 + 2 * 2 + 10);
+	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 18 + 2 * 9 + 2 * 2 + 10 + 2 * 3 + 13);
 	{
 		/* The help's defaults are suite.h's (one home for the limits). */
 		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
@@ -844,6 +896,7 @@ int main(void)
 	test_commands();
 	test_bad_options();
 	test_hwsim_tshark();
+	test_idle_refused();
 	test_exec();
 	test_run_values();
 	test_mem();
