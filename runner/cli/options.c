@@ -288,7 +288,8 @@ static const struct option_row {
 		       "the kernel to look for, as for\n"
 		       "'umlrun build'"),
 		   FOR_AT(C(KUNIT), "jobs",
-			  "--kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N\n",
+			  "--kernel=VERSION, --kernel-src=DIR, --config=FRAGMENT, --make-jobs=N,\n"
+			  "--profile=NAME",
 			  "the kernel, as for 'umlrun build'")) },
 	{ "kernel-src", required_argument, O_KSRC, KERNEL_CMDS | C(DOCTOR),
 	  .help = { "--kernel-src=DIR", "build from this kernel tree (out of tree) instead\n"
@@ -300,7 +301,7 @@ static const struct option_row {
 	{ "profile", required_argument, O_PROFILE, KERNEL_CMDS,
 	  .help = { "--profile=NAME", "a debug kernel, cached apart: hardened, kasan, lockdep\n"
 				      "or gcov (uml-config/profiles/NAME.config)" },
-	  HELP_FOR(UNSAID(C(KUNIT)), SAID_BY(BOOT_CMDS | C(PRUNE), "kernel")) },
+	  HELP_FOR(SAID_BY(BOOT_CMDS | C(PRUNE) | C(KUNIT), "kernel")) },
 	{ "make-jobs", required_argument, O_MAKE_JOBS, KERNEL_CMDS,
 	  .help = { "--make-jobs=N", "parallel make jobs (default: number of CPUs)" },
 	  /* prune: the number of make jobs selects no kernel */
@@ -1338,6 +1339,13 @@ static int kunit_combination(struct opts *o, struct uerr *e)
 		return uerr_set(e, EXIT_USAGE,
 				"kunit: --filter_action=skip skips what --filter leaves out; give "
 				"--filter too");
+	/* The .gcda files stay in the guest's folder, which goes with the stage. */
+	if (o->profile && profile_find(o->profile)->gcov)
+		return uerr_set(
+		    e, EXIT_USAGE,
+		    "kunit: --profile=%s: kunit keeps no coverage counters ('umlrun run "
+		    "--profile=%s' reports them); give another profile",
+		    o->profile, o->profile);
 	return 0;
 }
 

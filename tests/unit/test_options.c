@@ -760,6 +760,8 @@ static void test_kunit_options(void)
 			{ "--qemu_args=-smp 8", "not QEMU" },
 			{ "--cross_compile=aarch64-", "for this host" },
 			{ "--junit", "RUN/junit.xml" },
+			/* its counters would go with the guest's folder */
+			{ "--profile=gcov", "kunit keeps no coverage counters" },
 		};
 
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -851,6 +853,7 @@ static void test_idle_refused(void)
 		{ "hwsim", "--kprobe-event=p:x y", false },
 		{ "hwsim", "--profile=kasan", false },
 		{ "hwsim", "--make-jobs=2", false },
+		{ "kunit", "--profile=kasan", false },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -877,7 +880,7 @@ static void test_idle_refused(void)
 
 int main(void)
 {
-	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 18 + 2 * 9 + 2 * 2 + 10 + 2 * 3 + 13);
+	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 19 + 2 * 9 + 2 * 2 + 10 + 2 * 3 + 14);
 	{
 		/* The help's defaults are suite.h's (one home for the limits). */
 		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
