@@ -302,10 +302,10 @@ static const struct option_row {
 	  .help = { "--profile=NAME", "a debug kernel, cached apart: hardened, kasan, lockdep\n"
 				      "or gcov (uml-config/profiles/NAME.config)" },
 	  HELP_FOR(SAID_BY(BOOT_CMDS | C(PRUNE) | C(KUNIT), "kernel")) },
-	{ "make-jobs", required_argument, O_MAKE_JOBS, KERNEL_CMDS,
+	/* not prune's: it builds nothing, and make's jobs select no kernel */
+	{ "make-jobs", required_argument, O_MAKE_JOBS, KERNEL_CMDS & ~C(PRUNE),
 	  .help = { "--make-jobs=N", "parallel make jobs (default: number of CPUs)" },
-	  /* prune: the number of make jobs selects no kernel */
-	  HELP_FOR(UNSAID(C(PRUNE)), SAID_BY(BOOT_CMDS | C(KUNIT), "kernel")) },
+	  HELP_FOR(SAID_BY(BOOT_CMDS | C(KUNIT), "kernel")) },
 	{ "trace-event", required_argument, O_TRACE_EVENT, BOOT_CMDS,
 	  .help = { "--trace-event=LIST", "trace these kernel events from boot (the kernel's\n"
 					  "trace_event=, e.g. timer:hrtimer_start,timer:*;\n"
