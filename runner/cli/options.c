@@ -416,9 +416,9 @@ static const struct option_row {
 			  "nothing"),
 		   FOR_AT(C(HWSIM), "tshark", NULL,
 			  "print the selected cases (MODULE CASE), run nothing")) },
-	/* kunit.py's name for --list; the others take it unsaid */
-	{ "list_tests", no_argument, O_LIST, SUITE_CMDS | C(KUNIT),
-	  .help_for = HELP_FOR(SAID_BY(C(KUNIT), "list"), UNSAID(SUITE_CMDS)) },
+	/* kunit.py's name for --list: kunit's alone, as kunit.py's other names are */
+	{ "list_tests", no_argument, O_LIST, C(KUNIT),
+	  .help_for = HELP_FOR(SAID_BY(C(KUNIT), "list")) },
 	{ "quiet", no_argument, O_QUIET, SUITE_CMDS | C(KUNIT),
 	  .help = { "-q, --quiet", "print only each test file's result line (ktap.txt\n"
 				   "keeps every test's lines)" },

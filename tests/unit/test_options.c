@@ -839,6 +839,10 @@ static void test_idle_refused(void)
 		/* the harness's options: hwsim's batches do not source harness.sh */
 		/* prune builds nothing: make's jobs select no kernel to keep */
 		{ "prune", "--make-jobs=2", true },
+		/* kunit.py's name for --list: kunit's alone */
+		{ "run", "--list_tests", true },
+		{ "kselftest", "--list_tests", true },
+		{ "hwsim", "--list_tests", true },
 		{ "hwsim", "--trace", true },
 		{ "hwsim", "--immediate", true },
 		{ "hwsim", "--run=1", true },
@@ -882,7 +886,7 @@ static void test_idle_refused(void)
 
 int main(void)
 {
-	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 19 + 2 * 9 + 2 * 2 + 10 + 2 * 4 + 14);
+	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 19 + 2 * 9 + 2 * 2 + 10 + 2 * 7 + 14);
 	{
 		/* The help's defaults are suite.h's (one home for the limits). */
 		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
