@@ -8,11 +8,14 @@
 
 # The options in the first column of `umlrun CMD --help`, as completions:
 # "--jobs=N" gives "--jobs=", "--shuffle[=SEED]" "--shuffle", "-j," "-j".
-# kselftest takes run's, but for those its --help names as refused.
+# kselftest takes run's, but for those its --help lists as refused: on the
+# lines after "It refuses:", indented by four blanks.
 _umlrun_options()
 {
 	if [[ $2 == kselftest ]]; then
-		_umlrun_options "$1" run | grep -vx -- '--suite-dir=\|--plain=\|--rerun-failed'
+		_umlrun_options "$1" run | grep -vxF -f <("$1" kselftest --help 2>/dev/null |
+			awk '/It refuses:$/ { r = 1; next } r && /^    -/ { print; next } { r = 0 }' |
+			grep -o -- '--[a-zA-Z_-]*' | sed 'p; s/$/=/')
 		return
 	fi
 	"$1" "$2" --help 2>/dev/null |

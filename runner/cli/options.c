@@ -511,6 +511,11 @@ static const struct command_desc {
 	const char *head; /* the usage line, what it does, a blank line */
 	/* Its options in its own words, instead of the rows' lines (but -h's). */
 	const char *options;
+	/*
+	 * With options: it takes the options of command like, as options
+	 * says, but some, which follow options (help_refused).
+	 */
+	enum command like;
 	const char *tail; /* after the options: exit status, environment */
 } commands[] = {
 	{ CMD_BUILD, "build",
@@ -578,11 +583,12 @@ static const struct command_desc {
 		  "a UML guest under time travel is reported skipped, with the reason\n"
 		  "(docs/kselftest.md).\n"
 		  "\n",
-	  .options = "  Every option of 'umlrun run' but --suite-dir, --plain and --rerun-failed,\n"
-		     "  e.g. -j2, --filter='*/t*-leap-a-day.sh', --retry=N, --repeat=N\n"
-		     "  --check-determinism, --shard=K/N, --list, --time-travel=off (real time:\n"
-		     "  of the programs that poll the clock, only the short runs), "
-		     "--kernel-src=DIR\n",
+	  .options =
+	      "  Every option of 'umlrun run' but those it refuses (below), e.g. -j2,\n"
+	      "  --filter='*/t*-leap-a-day.sh', --retry=N, --repeat=N --check-determinism,\n"
+	      "  --shard=K/N, --list, --time-travel=off (real time: of the programs that poll\n"
+	      "  the clock, only the short runs), --kernel-src=DIR. It refuses:\n",
+	  .like = CMD_RUN,
 	  .tail = "\n"
 		  "Exit status: as 'umlrun run'; 2 for an unknown TARGET, 3 for one that does\n"
 		  "not build.\n" },
@@ -661,8 +667,9 @@ enum command command_lookup(const char *name)
 	return CMD_NONE;
 }
 
-/* The column the descriptions start in. */
-#define HELP_COL 25
+/* The column the descriptions start in; the widest line. */
+#define HELP_COL   25
+#define HELP_WIDTH 80
 
 /* Appends a line of help: "  COL", padded to HELP_COL (or two blanks), and its text. */
 static void help_put(struct strbuf *sb, const struct help *h)
@@ -683,6 +690,42 @@ static void help_put(struct strbuf *sb, const struct help *h)
 			return;
 		sb_printf(sb, "%*s", HELP_COL, "");
 	}
+}
+
+/*
+ * The options of command d->like that d refuses, from the rows, after d's
+ * own words: "--name" separated by commas, on lines of their own indented
+ * by four blanks (completion/umlrun.bash reads them there; a line that
+ * starts "  -" would be a line of options d takes).
+ */
+static void help_refused(struct strbuf *sb, const struct command_desc *d)
+{
+	size_t col = 0;
+
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		const struct option_row *r = &options[i];
+		size_t len;
+
+		if (!r->name || !(r->cmds & (1u << d->like)) || (r->cmds & (1u << d->cmd)))
+			continue;
+		len = 2 + strlen(r->name);
+		/* Room for the comma after it too. */
+		if (col && col + 2 + len + 1 > HELP_WIDTH) {
+			sb_adds(sb, ",\n");
+			col = 0;
+		} else if (col) {
+			sb_adds(sb, ", ");
+			col += 2;
+		}
+		if (!col) {
+			sb_adds(sb, "    ");
+			col = 4;
+		}
+		sb_printf(sb, "--%s", r->name);
+		col += len;
+	}
+	if (col)
+		sb_adds(sb, "\n");
 }
 
 /* What command c's help says of row r instead of its line: NULL, its line. */
@@ -743,6 +786,8 @@ const char *command_usage(enum command c)
 	sb_adds(&sb, d->head);
 	if (d->options)
 		sb_adds(&sb, d->options);
+	if (d->like)
+		help_refused(&sb, d);
 	help_options(&sb, d);
 	if (d->tail)
 		sb_adds(&sb, d->tail);

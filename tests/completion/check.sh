@@ -44,6 +44,10 @@ check "each command offers only its own options" "$got"
 got=$(complete_words "$umlrun" kselftest --re)
 offers --retry= && ! offers --rerun-failed
 check "kselftest offers run's options but those it refuses" "$got"
+got=$(complete_words "$umlrun" kselftest --)
+offers --jobs= && offers --filter= && offers --seeds= && ! offers --gdb && ! offers --suite-dir= &&
+	! offers --plain=
+check "kselftest offers none of the options its --help lists as refused, --gdb among them" "$got"
 got=$(complete_words "$umlrun" kunit --)
 offers --filter_action= && offers --run_isolated= && offers --list_suites && offers --jobs= &&
 	offers --raw_output && offers --json && offers --no-build && ! offers --build_dir=

@@ -127,19 +127,49 @@ static void test_layout(void)
 	ok(command_usage(CMD_RUN) == run, "a command's help is composed once");
 }
 
-/* kselftest's help says "every option of 'umlrun run' but ...": it takes none run refuses. */
+/*
+ * The options a help lists as refused, as completion/umlrun.bash reads
+ * them: "--name" words on the lines after one that ends "It refuses:",
+ * indented by four blanks; " --a --b" in *sb.
+ */
+static void refused_list(const char *text, struct strbuf *sb)
+{
+	const char *p = strstr(text, "It refuses:\n");
+
+	for (p = p ? strchr(p, '\n') + 1 : ""; !strncmp(p, "    -", 5); p = strchr(p, '\n') + 1) {
+		const char *end = strchr(p, '\n');
+
+		for (const char *w = p; (w = strstr(w, "--")) && w < end; w += 2)
+			sb_printf(sb, " %.*s", (int)strcspn(w, ", \n"), w);
+	}
+}
+
+/*
+ * kselftest's help says "every option of 'umlrun run' but those it
+ * refuses", and lists those: it takes none run refuses, and the list is
+ * every option of run it refuses, in the rows' order.
+ */
 static void test_kselftest_as_run(void)
 {
-	struct strbuf extra = { 0 };
+	struct strbuf extra = { 0 }, want = { 0 }, listed = { 0 };
 	const char *opt;
 	int letter;
 
-	for (size_t i = 0; (opt = option_name(i, &letter)); i++)
+	for (size_t i = 0; (opt = option_name(i, &letter)); i++) {
 		if (option_takes(i, CMD_KSELFTEST) && !option_takes(i, CMD_RUN))
 			sb_printf(&extra, " --%s", opt);
+		if (option_takes(i, CMD_RUN) && !option_takes(i, CMD_KSELFTEST))
+			sb_printf(&want, " --%s", opt);
+	}
 	if (!ok(!extra.len, "kselftest takes only options of run, as its --help says"))
 		diag("  kselftest's alone:%s", extra.buf);
+	refused_list(command_usage(CMD_KSELFTEST), &listed);
+	ok(want.len > 0, "kselftest refuses some options of run");
+	is_str(listed.buf ? listed.buf : "", want.buf ? want.buf : "",
+	       "kselftest --help lists every option of run it refuses, and no other");
 	sb_release(&extra);
+	sb_release(&want);
+	sb_release(&listed);
 }
 
 /* The defaults in the help texts are the code's. */
@@ -176,7 +206,7 @@ static void test_defaults(void)
 
 int main(void)
 {
-	plan(2 + 3 * (int)NCMDS + 7 + 1 + 12);
+	plan(2 + 3 * (int)NCMDS + 7 + 3 + 12);
 	is_int(NCMDS, CMD_COUNT - 1, "every command (UMLRUN_COMMANDS)");
 	ok(option_name(0, &(int){ 0 }) != NULL, "the options' table has rows");
 	for (size_t i = 0; i < NCMDS; i++)
