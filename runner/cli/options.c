@@ -429,13 +429,16 @@ static const struct option_row {
 				     "line tagged [SUITE/TEST])" },
 	  HELP_FOR(FOR(C(KUNIT), NULL, "copy the guest's console to stderr"),
 		   SAID_BY(C(HWSIM), "retry")) },
-	/* the harness's -x, -i and --run: hwsim's batches do not source harness.sh */
-	{ "trace", no_argument, O_TRACE, C(RUN) | C(KSELFTEST),
+	/*
+	 * the harness's -x, -i and --run: run's alone, as neither hwsim's
+	 * batches nor kselftest's wrappers source harness.sh
+	 */
+	{ "trace", no_argument, O_TRACE, C(RUN),
 	  .help = { "--trace", "trace the test bodies (the harness's -x, set -x) into\n"
 			       "each console.log; with -v, live" } },
-	{ "immediate", no_argument, O_IMMEDIATE, C(RUN) | C(KSELFTEST),
+	{ "immediate", no_argument, O_IMMEDIATE, C(RUN),
 	  .help = { "--immediate", "stop a test file at its first failing test (-i)" } },
-	{ "run", required_argument, O_RUN_LIST, C(RUN) | C(KSELFTEST),
+	{ "run", required_argument, O_RUN_LIST, C(RUN),
 	  .help = { "--run=LIST", "only these tests of each file, e.g. 1,3-4 (the\n"
 				  "harness's --run); the others are reported skipped" } },
 	/* debugging */

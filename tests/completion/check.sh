@@ -45,8 +45,8 @@ got=$(complete_words "$umlrun" kselftest --re)
 offers --retry= && ! offers --rerun-failed
 check "kselftest offers run's options but those it refuses" "$got"
 got=$(complete_words "$umlrun" kselftest --)
-offers --jobs= && offers --filter= && offers --seeds= && ! offers --gdb && ! offers --suite-dir= &&
-	! offers --plain=
+offers --jobs= && offers --filter= && offers --seeds= && offers --trace-event= && ! offers --gdb &&
+	! offers --suite-dir= && ! offers --plain= && ! offers --trace && ! offers --run=
 check "kselftest offers none of the options its --help lists as refused, --gdb among them" "$got"
 got=$(complete_words "$umlrun" kunit --)
 offers --filter_action= && offers --run_isolated= && offers --list_suites && offers --jobs= &&

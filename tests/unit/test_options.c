@@ -836,13 +836,16 @@ static void test_idle_refused(void)
 		const char *cmd, *arg;
 		bool refused;
 	} cases[] = {
-		/* the harness's options: hwsim's batches do not source harness.sh */
 		/* prune builds nothing: make's jobs select no kernel to keep */
 		{ "prune", "--make-jobs=2", true },
 		/* kunit.py's name for --list: kunit's alone */
 		{ "run", "--list_tests", true },
 		{ "kselftest", "--list_tests", true },
 		{ "hwsim", "--list_tests", true },
+		/* the harness's: kselftest's wrappers, hwsim's batches do not source it */
+		{ "kselftest", "--trace", true },
+		{ "kselftest", "--immediate", true },
+		{ "kselftest", "--run=1", true },
 		{ "hwsim", "--trace", true },
 		{ "hwsim", "--immediate", true },
 		{ "hwsim", "--run=1", true },
@@ -886,7 +889,7 @@ static void test_idle_refused(void)
 
 int main(void)
 {
-	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 19 + 2 * 9 + 2 * 2 + 10 + 2 * 7 + 14);
+	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 19 + 2 * 9 + 2 * 2 + 10 + 2 * 10 + 14);
 	{
 		/* The help's defaults are suite.h's (one home for the limits). */
 		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
