@@ -134,9 +134,13 @@ struct help {
  *	FOR_AT(cmds, at, col, text)	other words, shown before the line of
  *					option --AT instead of in the row's place
  *	SAID_BY(cmds, by)		no line: option --BY's line names it too
- *	UNSAID(cmds)			no line, and none names it: the command
- *					does nothing with it, or its help has yet
- *					to say it
+ *	UNSAID(cmds)			no line, and none names it: only for an
+ *					option taken to be refused with a reason
+ *					of its own (kunit.py's), and help's -h;
+ *					test_help.c lists each such pair
+ *
+ * An option a command does nothing with is not for it (the row leaves the
+ * command out, which then refuses it); one it acts on, its help says.
  */
 struct help_for {
 	unsigned cmds;

@@ -96,6 +96,76 @@ static void test_command(enum command c, const char *name)
 	free(v);
 }
 
+/*
+ * The options a command takes and its --help does not say, on purpose.
+ * Any other such pair is a gap: an option a command acts on belongs in its
+ * help, one it does nothing with is refused ("does not apply"), not taken
+ * unsaid. Keep this short.
+ */
+static const struct {
+	enum command cmd;
+	const char *name;
+} unsaid_ok[] = {
+	/* kunit.py's options umlrun does not run with: taken to refuse each with its reason */
+	{ CMD_KUNIT, "build_dir" },
+	{ CMD_KUNIT, "make_options" },
+	{ CMD_KUNIT, "alltests" },
+	{ CMD_KUNIT, "cross_compile" },
+	{ CMD_KUNIT, "qemu_config" },
+	{ CMD_KUNIT, "qemu_args" },
+	{ CMD_KUNIT, "junit" },
+	/* help's own help is its two lines */
+	{ CMD_HELP, "help" },
+};
+#define NUNSAID_OK (sizeof(unsaid_ok) / sizeof(unsaid_ok[0]))
+
+static bool unsaid_allowed(enum command c, const char *name)
+{
+	for (size_t i = 0; i < NUNSAID_OK; i++)
+		if (unsaid_ok[i].cmd == c && !strcmp(unsaid_ok[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * Whether command c's help says option i: on a line of its own or another's,
+ * or, for kselftest, by its paragraph ("every option of 'umlrun run' but
+ * those it refuses") when run's help says it.
+ */
+static bool said(size_t i, enum command c)
+{
+	return option_said(i, c) || (c == CMD_KSELFTEST && option_said(i, CMD_RUN));
+}
+
+/* No command takes an option its help does not say, but those of unsaid_ok. */
+static void test_no_unsaid(void)
+{
+	struct strbuf gaps = { 0 }, stale = { 0 };
+	const char *opt;
+	int letter;
+
+	for (size_t c = 0; c < NCMDS; c++)
+		for (size_t i = 0; (opt = option_name(i, &letter)); i++)
+			if (option_takes(i, cmds[c].cmd) && !said(i, cmds[c].cmd) &&
+			    !unsaid_allowed(cmds[c].cmd, opt))
+				sb_printf(&gaps, " %s --%s", cmds[c].name, opt);
+	if (!ok(!gaps.len, "no command takes an option its --help leaves out (but the allowed)"))
+		diag("  taken, unsaid:%s", gaps.buf);
+	for (size_t a = 0; a < NUNSAID_OK; a++) {
+		bool found = false;
+
+		for (size_t i = 0; !found && (opt = option_name(i, &letter)); i++)
+			found = !strcmp(opt, unsaid_ok[a].name) &&
+				option_takes(i, unsaid_ok[a].cmd) && !said(i, unsaid_ok[a].cmd);
+		if (!found)
+			sb_printf(&stale, " --%s", unsaid_ok[a].name);
+	}
+	if (!ok(!stale.len, "each allowed pair is taken and unsaid (the list is not stale)"))
+		diag("  not taken, or said:%s", stale.buf);
+	sb_release(&gaps);
+	sb_release(&stale);
+}
+
 /* The rows' lines, each at its place: -h last, the description from column 26. */
 static void test_layout(void)
 {
@@ -206,11 +276,12 @@ static void test_defaults(void)
 
 int main(void)
 {
-	plan(2 + 3 * (int)NCMDS + 7 + 3 + 12);
+	plan(2 + 3 * (int)NCMDS + 2 + 7 + 3 + 12);
 	is_int(NCMDS, CMD_COUNT - 1, "every command (UMLRUN_COMMANDS)");
 	ok(option_name(0, &(int){ 0 }) != NULL, "the options' table has rows");
 	for (size_t i = 0; i < NCMDS; i++)
 		test_command(cmds[i].cmd, cmds[i].name);
+	test_no_unsaid();
 	test_layout();
 	test_kselftest_as_run();
 	test_defaults();
