@@ -85,6 +85,23 @@ static char **hwsim_failed_cases(const struct session *s, size_t *n)
 	return v;
 }
 
+/*
+ * --seeds: what the replay line selects with, after its --filter=ID that
+ * picks the batch: the same cases (those named, or those --rerun-failed
+ * found), and the same -j, by which the batches are cut.
+ */
+static char **hwsim_replay_select(const struct opts *o, char *const *cases, size_t ncases)
+{
+	char **v = xcalloc(ncases + 2, sizeof(char *));
+	size_t n = 0;
+
+	if (!o->jobs)
+		v[n++] = xasprintf("-j%d", cpus_usable());
+	for (size_t i = 0; i < ncases; i++)
+		v[n++] = xstrdup(cases[i]);
+	return v;
+}
+
 /* --list: the selected cases, "MODULE CASE" a line, and no guest. */
 static int hwsim_print_list(const struct hwsim_list *sel)
 {
@@ -272,9 +289,10 @@ int cmd_hwsim(const struct opts *o)
 	_cleanup_free_ char *build = NULL;
 	_cleanup_free_ char *start = NULL;
 	_cleanup_free_ char *suite_dir = NULL;
-	char **configs = NULL, **mounts = NULL, **failed = NULL;
+	char **configs = NULL, **mounts = NULL, **failed = NULL, **replay = NULL;
 	char *suites[] = { HWSIM_SUITE, NULL };
 	struct hwsim_list all, sel;
+	size_t nfailed = 0;
 	struct hwsim_layout layout = {
 		.radios = HWSIM_RADIOS_DEFAULT,
 		.timeout = HWSIM_TIMEOUT,
@@ -289,8 +307,6 @@ int cmd_hwsim(const struct opts *o)
 		uerr_die(&e);
 	/* By case: what the last run failed, run anew as the cases they are. */
 	if (o->rerun_failed) {
-		size_t nfailed;
-
 		if (o->nargs || o->nmodules)
 			die(EXIT_USAGE, "--rerun-failed picks the cases itself: name none");
 		failed = hwsim_failed_cases(&s, &nfailed);
@@ -379,6 +395,9 @@ int cmd_hwsim(const struct opts *o)
 	run.suite_dir = suite_dir;
 	run.args = suites;
 	run.nargs = 1;
+	replay = failed ? hwsim_replay_select(o, failed, nfailed)
+			: hwsim_replay_select(o, o->args, (size_t)o->nargs);
+	s.replay_select = replay;
 	code = run_session(&s);
 	rm_rf(live_hwsim);
 	free(live_hwsim);
@@ -388,6 +407,7 @@ int cmd_hwsim(const struct opts *o)
 	free(mounts);
 	free(configs);
 	strv_free(s.manifest_extras);
+	strv_free(replay);
 	strv_free(failed);
 	return code;
 }

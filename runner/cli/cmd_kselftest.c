@@ -92,6 +92,8 @@ int cmd_kselftest(const struct opts *o)
 	run.suite_dir = live_kselftest;
 	run.args = suites;
 	run.nargs = ntargets;
+	/* --seeds: the replay line builds the same targets, its --filter picks the program. */
+	s.replay_select = targets;
 	code = run_session(&s);
 	rm_rf(live_kselftest);
 	free(live_kselftest);

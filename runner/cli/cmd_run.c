@@ -144,15 +144,82 @@ static int by_seed(const void *a, const void *b)
 	return strcmp(x->test->id, y->test->id);
 }
 
+/* One word of a command line, quoted as a shell needs it. */
+static void add_word(struct strbuf *sb, const char *w)
+{
+	char *one[] = { (char *)w, NULL };
+	_cleanup_free_ char *q = strv_join(one);
+
+	sb_printf(sb, " %s", q);
+}
+
+/* The options that choose tests: the replay names its one test instead. */
+static bool selects(const char *name)
+{
+	static const char *const names[] = { "seeds", "filter",	   "exclude", "rerun-failed",
+					     "shard", "durations", "shuffle" };
+
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+char *replay_command(const struct session *s, const struct test *t, long long seed)
+{
+	const struct opts *o = s->o;
+	struct strbuf sb = { 0 };
+
+	sb_printf(&sb, "umlrun %s", o->cmd_name);
+	for (int i = 0, n; i < o->nopt_words; i += n) {
+		const char *name, *value;
+
+		n = opt_word(o, i, &name, &value);
+		/* What selects, and the "--" that ends the options: the replay's own follow. */
+		if (selects(name) || !strcmp(o->opt_words[i], "--"))
+			continue;
+		/* --start=now replays another clock: the one this run had, in seconds. */
+		if (name && !strcmp(name, "start") && value && !strcmp(value, "now")) {
+			sb_printf(&sb, " --start=%lld", (long long)s->start_secs);
+			continue;
+		}
+		for (int k = 0; k < n; k++)
+			add_word(&sb, o->opt_words[i + k]);
+	}
+	sb_printf(&sb, " --random-seed=%lld", seed);
+	if (!s->replay_select) {
+		add_word(&sb, t->id);
+		return sb_detach(&sb);
+	}
+	{
+		_cleanup_free_ char *filter = xasprintf("--filter=%s", t->id);
+
+		add_word(&sb, filter);
+	}
+	for (char *const *w = s->replay_select; *w; w++)
+		add_word(&sb, *w);
+	return sb_detach(&sb);
+}
+
+/* Whether t is one of the tests chosen, not one a run added (hwsim's follow-ups). */
+static bool chosen(const struct test_list *tests, const struct test *t)
+{
+	for (size_t i = 0; i < tests->n; i++)
+		if (&tests->v[i] == t)
+			return true;
+	return false;
+}
+
 /*
  * --seeds: the seeds under which each test failed, and the command that
  * replays the first failure (the same seed gives the same run).
  */
-static void print_seeds(const struct session *s, const struct run *run)
+static void print_seeds(const struct session *s, const struct test_list *tests,
+			const struct run *run)
 {
 	const struct opts *o = s->o;
-	_cleanup_free_ char *start = xasprintf("--start=%lld", (long long)s->start_secs);
 	_cleanup_free_ const struct record **fails = xcalloc(run->res.nrec + 1, sizeof(*fails));
+	_cleanup_free_ char *replay = NULL;
 	struct strbuf sb = { 0 };
 	size_t failed = 0, cut = 0;
 
@@ -178,36 +245,15 @@ static void print_seeds(const struct session *s, const struct run *run)
 	}
 	outq_printf(&outq_stdout, "# seeds: %zu of %zu runs failed:%s\n", failed,
 		    run->res.nrec - cut, sb.buf);
-	/* The same options, the seed instead of the range, that test alone. */
 	sb_release(&sb);
 	if (o->mode != TT_INF_CPU) /* warn_seeds_replay said why */
 		return;
-	for (int i = 0; i < o->nopt_words; i++) {
-		const char *w = o->opt_words[i];
-
-		if (!strncmp(w, "--seeds=", 8))
-			continue;
-		if (!strcmp(w, "--seeds")) {
-			i++;
-			continue;
-		}
-		/* --start=now replays another clock: the one this run had, in seconds. */
-		if (!strcmp(w, "--start=now") || (!strcmp(w, "--start") && i + 1 < o->nopt_words &&
-						  !strcmp(o->opt_words[i + 1], "now"))) {
-			i += strcmp(w, "--start") == 0;
-			w = start;
-		}
-		sb_adds(&sb, " ");
-		{
-			char *one[] = { (char *)w, NULL };
-			_cleanup_free_ char *q = strv_join(one);
-
-			sb_adds(&sb, q);
-		}
-	}
-	outq_printf(&outq_stdout, "# replay the first: umlrun run%s --random-seed=%lld %s\n",
-		    sb.buf ? sb.buf : "", fails[0]->seed, fails[0]->test->id);
-	sb_release(&sb);
+	/* A test the run added is replayed by the one it followed, which failed too. */
+	for (size_t i = 0; i < failed && !replay; i++)
+		if (chosen(tests, fails[i]->test))
+			replay = replay_command(s, fails[i]->test, fails[i]->seed);
+	if (replay)
+		outq_printf(&outq_stdout, "# replay the first: %s\n", replay);
 }
 
 /*
@@ -270,7 +316,7 @@ int run_session(struct session *s)
 	run_tests(s, &tests, &run);
 	pass = passed_count(run.res.rec, run.res.nrec, also, sizeof(also));
 	if (o->seeds)
-		print_seeds(s, &run);
+		print_seeds(s, &tests, &run);
 	coverage_report(s, &run);
 	outq_printf(&outq_stdout, "# %zu/%zu test files passed%s in %.1f s wall; results in %s\n",
 		    pass, run.res.nrec, also, run.wall_seconds, run.dir);

@@ -825,6 +825,61 @@ bool option_said(size_t i, enum command c)
 	return !f || !f->unsaid;
 }
 
+/* The row of a long option as given, "--NAME[=VALUE]", an unambiguous prefix as getopt takes it. */
+static const struct option_row *long_row(const char *word)
+{
+	size_t len = strcspn(word, "=");
+	const struct option_row *prefixed = NULL;
+
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		if (!options[i].name || strncmp(options[i].name, word, len))
+			continue;
+		if (!options[i].name[len])
+			return &options[i];
+		/* Several match a prefix only when they are one option (getopt refuses others). */
+		if (!prefixed)
+			prefixed = &options[i];
+	}
+	return prefixed;
+}
+
+int opt_word(const struct opts *o, int i, const char **name, const char **value)
+{
+	const char *w = o->opt_words[i];
+	const char *next = i + 1 < o->nopt_words ? o->opt_words[i + 1] : NULL;
+	const struct option_row *row;
+
+	*name = *value = NULL;
+	if (w[0] != '-' || !strcmp(w, "--"))
+		return 1;
+	if (w[1] == '-') {
+		row = long_row(w + 2);
+		if (!row)
+			return 1;
+		*name = row->name;
+		if (strchr(w, '=')) {
+			*value = strchr(w, '=') + 1;
+			return 1;
+		}
+		if (row->has_arg != required_argument || !next)
+			return 1;
+		*value = next;
+		return 2;
+	}
+	/* Short ones, one or a cluster (-qv); one that takes a value ends it (-j2, -qj 2). */
+	for (const char *p = w + 1; *p; p++) {
+		row = option_row((unsigned char)*p, 0);
+		if (!row || row->has_arg != required_argument)
+			continue;
+		*name = p == w + 1 ? row->name : NULL;
+		*value = p[1] ? p + 1 : next;
+		return p[1] || !next ? 1 : 2;
+	}
+	if (!w[2] && (row = option_row((unsigned char)w[1], 0)))
+		*name = row->name;
+	return 1;
+}
+
 static int parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;

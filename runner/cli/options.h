@@ -126,6 +126,14 @@ struct opts {
 };
 
 int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e);
+/*
+ * Word i of o->opt_words, the options as given: *name the long name of its
+ * option, whatever form was used ("jobs" for -j2, "seeds" for --see=1-2;
+ * NULL for "--" or a cluster of short ones, -qv), *value its value (NULL:
+ * none); returns how many words it takes, 2 when the value is the next
+ * one (--shard 1/2, -j 2).
+ */
+int opt_word(const struct opts *o, int i, const char **name, const char **value);
 void opts_free(struct opts *o);
 enum command command_lookup(const char *name);
 /*

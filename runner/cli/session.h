@@ -77,6 +77,12 @@ struct session {
 	/* hwsim: a stuck batch's rest, its failed cases again (sched_opts.follow_up) */
 	const struct test **(*follow_up)(void *ctx, const struct test *t, enum verdict v,
 					 struct ktap *k);
+	/*
+	 * --seeds: the words that select what this command ran, after
+	 * --filter=ID on the replay line (kselftest's targets, hwsim's cases);
+	 * NULL-terminated, the command's own. NULL: the id alone, as run takes it.
+	 */
+	char *const *replay_select;
 };
 
 /* When no guest can start at all, the host is the likely cause: said on the error's line. */

@@ -135,6 +135,19 @@ run "$umlrun" hwsim --hostap="$tree" --results="$results" --rerun-failed --list
 [ $rc -eq 0 ] && [ "$(cat "$work/out")" = "umlrun_stuck umlrun_stuck_spin
 umlrun_stuck umlrun_stuck_fail" ]
 check "--rerun-failed selects the cases the last run failed (the stuck one too), each once"
+run "$umlrun" hwsim --hostap="$tree" --results="$results" --retry=0 --seeds=1-2 umlrun_stuck_fail
+replay=$(sed -n 's/^# replay the first: //p' "$work/out")
+[ $rc -eq 1 ] && case $replay in
+"umlrun hwsim --hostap=$tree --results=$results --retry=0 --random-seed=1 --filter=hwsim/t0001-umlrun_stuck.sh -j"[0-9]*" umlrun_stuck_fail") ;;
+*) false ;;
+esac
+check "hwsim --seeds replays the failed batch with this command: its seed, --filter=ID, the same cases and -j"
+# shellcheck disable=SC2086 # the printed command, as a user pastes it
+run "$umlrun" ${replay#umlrun }
+[ $rc -eq 1 ] && [ "$(grep -c "^\(not \)\{0,1\}ok [0-9]" "$work/out")" -eq 1 ] &&
+	grep -q "^    not ok 1 umlrun_stuck_fail$" "$results/latest/ktap.txt" &&
+	grep -q '"random_seed": 1,\{0,1\}$' "$results/latest/results.json"
+check "the printed hwsim replay runs that batch alone, under that seed, and fails again"
 nothing_left
 check "no guest or stage of these runs is left"
 
