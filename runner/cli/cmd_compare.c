@@ -157,6 +157,13 @@ int cmd_compare(const struct opts *o)
 
 	find_project(&s);
 	find_tests(&s, &tests);
+	/* Nothing failed: as run says it; no two empty runs, the last run stays latest. */
+	if (o->rerun_failed && !tests.n) {
+		note("--rerun-failed: the last run failed nothing; nothing to rerun");
+		tests_free(&tests);
+		session_end(&s);
+		return EXIT_PASS;
+	}
 	if (o->sample && (size_t)o->sample < tests.n)
 		sample_tests(&tests, o->sample);
 	check_inputs(&s);

@@ -32,6 +32,12 @@ run "$umlrun" run $R --rerun-failed
 [ $rc -eq 0 ] && grep -q "^umlrun: --rerun-failed: the last run failed nothing; nothing to rerun" "$work/err" &&
 	[ "$(readlink "$results/latest")" = "$before" ]
 check "--rerun-failed after a run that failed nothing exits 0 and keeps that run as latest"
+runs=$(ls "$results" | wc -l)
+run "$umlrun" compare $R --rerun-failed
+[ $rc -eq 0 ] && [ "$(cat "$work/err")" = "umlrun: --rerun-failed: the last run failed nothing; nothing to rerun" ] &&
+	[ ! -s "$work/out" ] && [ "$(ls "$results" | wc -l)" -eq "$runs" ] &&
+	[ "$(readlink "$results/latest")" = "$before" ]
+check "compare --rerun-failed after a run that failed nothing says so as run does, exits 0 and writes no run"
 for k in 1 2 3; do
 	"$umlrun" run $R "$Q" --shard=$k/3 itest >"$work/shard$k.out" 2>&1
 	cp -R "$(readlink -f "$results/latest")" "$work/shard$k"
