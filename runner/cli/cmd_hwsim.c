@@ -42,6 +42,14 @@ static void remove_live_hwsim(void)
 		rm_rf(live_hwsim);
 }
 
+/* The generated suite removed, once run or listed. */
+static void hwsim_suite_remove(void)
+{
+	rm_rf(live_hwsim);
+	free(live_hwsim);
+	live_hwsim = NULL;
+}
+
 /* Whether the command line had option name ("--retry"), in any form. */
 static bool option_given(const struct opts *o, const char *name)
 {
@@ -102,11 +110,66 @@ static char **hwsim_replay_select(const struct opts *o, char *const *cases, size
 	return v;
 }
 
-/* --list: the selected cases, "MODULE CASE" a line, and no guest. */
-static int hwsim_print_list(const struct hwsim_list *sel)
+/*
+ * The generated suite, live_hwsim/suites/hwsim: the batches of sel, which
+ * run's --suite-dir and one suite name, so that the run and --list choose
+ * from them alike (find_tests). The folder, allocated, for run.
+ */
+static char *hwsim_suite_make(struct opts *run, const struct hwsim_list *sel,
+			      const struct hwsim_layout *layout)
 {
-	for (size_t i = 0; i < sel->n; i++)
-		outq_printf(&outq_stdout, "%s %s\n", sel->v[i].module, sel->v[i].name);
+	static char *suites[] = { HWSIM_SUITE, NULL };
+	char *dir;
+	struct uerr e;
+
+	if (kselftest_suites_make(&live_hwsim, &e) < 0)
+		uerr_die(&e);
+	atexit(remove_live_hwsim);
+	dir = xasprintf("%s/suites", live_hwsim);
+	if (mkdir(dir, 0755) < 0)
+		die_sys(EXIT_INFRA, "cannot create %s", dir);
+	if (hwsim_suite_write(dir, sel, layout, &e) < 0)
+		uerr_die(&e);
+	run->suite_dir = dir;
+	run->args = suites;
+	run->nargs = 1;
+	return dir;
+}
+
+/*
+ * --list: the cases a run with these options runs, "MODULE CASE" a line,
+ * and no guest: the batches find_tests chooses from the generated suite
+ * (--filter, --exclude, --shard) in its order (--shuffle, else longest
+ * first), as run_session chooses them, each batch's cases in its order.
+ */
+static int hwsim_print_list(struct session *s, const struct hwsim_list *sel,
+			    const struct hwsim_layout *layout)
+{
+	_cleanup_free_ size_t *starts = NULL;
+	struct test_list tests;
+	char **files;
+	size_t nb;
+
+	find_tests(s, &tests);
+	/* Before the list: a reader that stops reading (| head) ends umlrun by SIGPIPE. */
+	hwsim_suite_remove();
+	/* On stderr, as print_list prints it: stdout is for scripts. */
+	if (s->o->shuffle)
+		print_shuffle_seed(stderr, s->seed);
+	hwsim_batches(sel, layout->batch ? layout->batch : HWSIM_BATCH_MAX, &starts, &nb);
+	files = xcalloc(nb + 1, sizeof(*files));
+	for (size_t b = 0; b < nb; b++)
+		files[b] = hwsim_batch_file(sel, starts, nb, b);
+	for (size_t t = 0; t < tests.n; t++)
+		for (size_t b = 0; b < nb; b++) {
+			if (strcmp(files[b], tests.v[t].file))
+				continue;
+			for (size_t i = starts[b]; i < (b + 1 < nb ? starts[b + 1] : sel->n); i++)
+				outq_printf(&outq_stdout, "%s %s\n", sel->v[i].module,
+					    sel->v[i].name);
+		}
+	strv_free(files);
+	tests_free(&tests);
 	finish_stdout(&(int){ 0 });
 	return EXIT_PASS;
 }
@@ -165,28 +228,20 @@ static char *hwsim_build(const struct session *s, const char *tree)
 }
 
 /*
- * The generated suite (live_hwsim/suites/hwsim) and what the guests mount:
- * the tree, and the built programs as hard links into the cache
- * (live_hwsim/build; a guest may not reach the cache itself), as the
- * stage holds the root folder.
+ * What the guests mount beside the generated suite: the tree, and the
+ * built programs as hard links into the cache (live_hwsim/build; a guest
+ * may not reach the cache itself), as the stage holds the root folder.
  */
-static void hwsim_stage(const struct session *s, const char *build, const struct hwsim_list *sel,
-			const struct hwsim_layout *layout, char ***mounts)
+static void hwsim_stage(const struct session *s, const char *build, char ***mounts)
 {
-	_cleanup_free_ char *suites = xasprintf("%s/suites", live_hwsim);
 	_cleanup_free_ char *linked = xasprintf("%s/build", live_hwsim);
 	char *cp_link[] = { "cp", "-al", (char *)build, linked, NULL };
 	char *cp[] = { "cp", "-a", (char *)build, linked, NULL };
 	const struct opts *o = s->o;
-	struct uerr e;
 
-	if (mkdir(suites, 0755) < 0)
-		die_sys(EXIT_INFRA, "cannot create %s", suites);
 	/* Hard links cost nothing; a copy across file systems. */
 	if (run_argv(cp_link, -1) != 0 && (rm_rf(linked), run_argv(cp, -1) != 0))
 		die(EXIT_INFRA, "cannot copy %s to %s", build, linked);
-	if (hwsim_suite_write(suites, sel, layout, &e) < 0)
-		uerr_die(&e);
 	*mounts = xcalloc(o->nmounts + 3, sizeof(char *));
 	(*mounts)[0] = xasprintf("%s:" HWSIM_GUEST_TREE, s->hwsim_tree);
 	(*mounts)[1] = xasprintf("%s:" HWSIM_GUEST_BUILD, linked);
@@ -290,7 +345,6 @@ int cmd_hwsim(const struct opts *o)
 	_cleanup_free_ char *start = NULL;
 	_cleanup_free_ char *suite_dir = NULL;
 	char **configs = NULL, **mounts = NULL, **failed = NULL, **replay = NULL;
-	char *suites[] = { HWSIM_SUITE, NULL };
 	struct hwsim_list all, sel;
 	size_t nfailed = 0;
 	struct hwsim_layout layout = {
@@ -323,12 +377,6 @@ int cmd_hwsim(const struct opts *o)
 		uerr_die(&e);
 	}
 	hwsim_list_free(&all);
-	if (o->list) {
-		code = hwsim_print_list(&sel);
-		hwsim_list_free(&sel);
-		return code;
-	}
-	find_project(&s);
 	/*
 	 * --wall-timeout is a case's limit, after each result; the first
 	 * result also waits for the guest's start (python3 imports every module).
@@ -336,6 +384,14 @@ int cmd_hwsim(const struct opts *o)
 	s.case_wall = o->wall_timeout ? o->wall_timeout : HWSIM_CASE_WALL_TIMEOUT;
 	layout.wall_timeout = s.case_wall + HWSIM_SETUP_WALL;
 	layout.batch = hwsim_batch_size(sel.n, o->jobs ? o->jobs : cpus_usable());
+	/* What a run would run, from the suite it would write; nothing built. */
+	if (o->list) {
+		suite_dir = hwsim_suite_make(&run, &sel, &layout);
+		code = hwsim_print_list(&s, &sel, &layout);
+		hwsim_list_free(&sel);
+		return code;
+	}
+	find_project(&s);
 	run.wall_timeout = 0;
 	/*
 	 * A batch runs the same way again (simulated time): what is retried
@@ -367,11 +423,9 @@ int cmd_hwsim(const struct opts *o)
 		hwsim_check_packages(&s, "tshark", "hwsim --tshark");
 	check_inputs(&s);
 	build = hwsim_build(&s, tree);
-	if (kselftest_suites_make(&live_hwsim, &e) < 0)
-		uerr_die(&e);
-	atexit(remove_live_hwsim);
+	suite_dir = hwsim_suite_make(&run, &sel, &layout);
 	scratch_push(live_hwsim);
-	hwsim_stage(&s, build, &sel, &layout, &mounts);
+	hwsim_stage(&s, build, &mounts);
 	{
 		/* The modules' bytecode, compiled once (hwsim_pyc.h). */
 		_cleanup_free_ char *cache = cache_root();
@@ -391,17 +445,11 @@ int cmd_hwsim(const struct opts *o)
 	hwsim_list_free(&sel);
 	run.mounts = mounts;
 	run.nmounts = o->nmounts + 2;
-	suite_dir = xasprintf("%s/suites", live_hwsim);
-	run.suite_dir = suite_dir;
-	run.args = suites;
-	run.nargs = 1;
 	replay = failed ? hwsim_replay_select(o, failed, nfailed)
 			: hwsim_replay_select(o, o->args, (size_t)o->nargs);
 	s.replay_select = replay;
 	code = run_session(&s);
-	rm_rf(live_hwsim);
-	free(live_hwsim);
-	live_hwsim = NULL;
+	hwsim_suite_remove();
 	free(mounts[0]);
 	free(mounts[1]);
 	free(mounts);

@@ -419,7 +419,8 @@ static const struct option_row {
 			  "print the selected SUITE.CASE names (one boot), run\n"
 			  "nothing"),
 		   FOR_AT(C(HWSIM), "tshark", NULL,
-			  "print the selected cases (MODULE CASE), run nothing")) },
+			  "print the cases a run would run (MODULE CASE), in\n"
+			  "its order; run nothing")) },
 	/* kunit.py's name for --list: kunit's alone, as kunit.py's other names are */
 	{ "list_tests", no_argument, O_LIST, C(KUNIT),
 	  .help_for = HELP_FOR(SAID_BY(C(KUNIT), "list")) },

@@ -194,6 +194,20 @@ void hwsim_batches(const struct hwsim_list *sel, size_t max, size_t **starts, si
 	}
 }
 
+char *hwsim_batch_file(const struct hwsim_list *sel, const size_t *starts, size_t nb, size_t b)
+{
+	size_t first = starts[b], end = b + 1 < nb ? starts[b + 1] : sel->n, part = 0;
+
+	/* The part of its module this batch is, when the module is split. */
+	for (size_t k = b; k > 0 && !strcmp(sel->v[starts[k - 1]].module, sel->v[first].module);
+	     k--)
+		part++;
+	if (part || (end < sel->n && !strcmp(sel->v[end].module, sel->v[first].module) &&
+		     !strcmp(sel->v[end - 1].module, sel->v[first].module)))
+		return xasprintf("t%04zu-%s-%zu.sh", b + 1, sel->v[first].module, part + 1);
+	return xasprintf("t%04zu-%s.sh", b + 1, sel->v[first].module);
+}
+
 int hwsim_suite_write(const char *suites, const struct hwsim_list *sel,
 		      const struct hwsim_layout *l, struct uerr *e)
 {
@@ -216,20 +230,10 @@ int hwsim_suite_write(const char *suites, const struct hwsim_list *sel,
 		return -1;
 	hwsim_batches(sel, l->batch ? l->batch : HWSIM_BATCH_MAX, &starts, &nb);
 	for (size_t b = 0; b < nb; b++) {
-		size_t first = starts[b], end = b + 1 < nb ? starts[b + 1] : sel->n, part = 0;
-		_cleanup_free_ char *file = NULL;
-		_cleanup_free_ char *path = NULL;
+		size_t first = starts[b], end = b + 1 < nb ? starts[b + 1] : sel->n;
+		_cleanup_free_ char *file = hwsim_batch_file(sel, starts, nb, b);
+		_cleanup_free_ char *path = xasprintf("%s/%s", dir, file);
 
-		/* The part of its module this batch is, when the module is split. */
-		for (size_t k = b;
-		     k > 0 && !strcmp(sel->v[starts[k - 1]].module, sel->v[first].module); k--)
-			part++;
-		if (part || (end < sel->n && !strcmp(sel->v[end].module, sel->v[first].module) &&
-			     !strcmp(sel->v[end - 1].module, sel->v[first].module)))
-			file = xasprintf("t%04zu-%s-%zu.sh", b + 1, sel->v[first].module, part + 1);
-		else
-			file = xasprintf("t%04zu-%s.sh", b + 1, sel->v[first].module);
-		path = xasprintf("%s/%s", dir, file);
 		if (!test_name_valid(file))
 			return uerr_set(
 			    e, EXIT_USAGE,

@@ -107,6 +107,11 @@ size_t hwsim_batch_size(size_t n, int jobs);
  * files, starts[i] their first case.
  */
 void hwsim_batches(const struct hwsim_list *sel, size_t max, size_t **starts, size_t *n);
+/*
+ * The file name of batch b of those (tNNNN-MODULE.sh, tNNNN-MODULE-K.sh
+ * when the module is split), as hwsim_suite_write names it. Allocated.
+ */
+char *hwsim_batch_file(const struct hwsim_list *sel, const size_t *starts, size_t nb, size_t b);
 
 /* A batch of the failed cases of another, run again alone: tNNNN-...-retry.sh. */
 #define HWSIM_RETRY_SUFFIX "-retry"

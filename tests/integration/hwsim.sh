@@ -60,6 +60,23 @@ check "hwsim --tshark without tshark's packages exits 3, one line naming apt-get
 run "$umlrun" hwsim --hostap="$tree" --list
 [ $rc -eq 0 ] && [ "$(wc -l <"$work/out")" -gt 4000 ] && grep -qx "ap_open ap_open" "$work/out"
 check "hwsim --list names every case of the tree, MODULE CASE a line, without a guest"
+sort "$work/out" >"$work/all"
+all=$(wc -l <"$work/all")
+run "$umlrun" hwsim --hostap="$tree" --list -j2 --shard=1/2
+cp "$work/out" "$work/shard1"
+run "$umlrun" hwsim --hostap="$tree" --list -j2 --shard=2/2
+[ $rc -eq 0 ] && [ -s "$work/shard1" ] && [ -s "$work/out" ] &&
+	[ "$(sort "$work/shard1" "$work/out")" = "$(cat "$work/all")" ]
+check "hwsim --list --shard=K/N lists that shard's cases: the shards share them out, none twice"
+run "$umlrun" hwsim --hostap="$tree" --list -j2 --filter='hwsim/t0001-*'
+kept=$(wc -l <"$work/out")
+run "$umlrun" hwsim --hostap="$tree" --list -j2 --exclude='hwsim/t0001-*'
+[ $rc -eq 0 ] && [ "$kept" -gt 0 ] && [ "$kept" -lt "$all" ] &&
+	[ "$(wc -l <"$work/out")" -eq $((all - kept)) ]
+check "hwsim --list --filter, --exclude: the cases of the batches they keep, no others"
+"$umlrun" hwsim --hostap="$tree" --list | head -n 1 >/dev/null
+nothing_left
+check "hwsim --list whose reader stops at the first line leaves no generated suite"
 
 # ---- real cases: pass, skip with run-tests.py's reason ----
 run "$umlrun" hwsim --hostap="$tree" -j2 --results="$results" \
