@@ -370,6 +370,12 @@ int cmd_hwsim(const struct opts *o)
 			return EXIT_PASS;
 		}
 		run.rerun_failed = false;
+		/*
+		 * The last run was this shard (load_last_run): its failed cases
+		 * are its share. Batched anew and split again, some would go to
+		 * the other shards, which rerun their own: never rerun at all.
+		 */
+		run.shard = NULL;
 		if (hwsim_select(&all, failed, nfailed, NULL, 0, &sel, &e) < 0)
 			uerr_die(&e);
 	} else if (hwsim_select(&all, o->args, (size_t)o->nargs, o->modules, o->nmodules, &sel,

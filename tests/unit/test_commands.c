@@ -332,12 +332,51 @@ static void test_hwsim_list(void)
 	}
 }
 
+/*
+ * hwsim --rerun-failed --shard=K/N after shard K/N's run failed a3 and
+ * c1: both, in one batch, whichever shard that batch would hash to
+ * (checked for K 1 and 2: without the fix one of the two lists none).
+ */
+static void test_hwsim_rerun_shard(void)
+{
+	static const char json[] =
+	    "{\"format\": \"umlrun-results-1\", \"mode\": \"inf-cpu\", \"shard\": \"%d/2\", "
+	    "\"tests\": [{\"id\": \"hwsim/t0001-a-1.sh\", \"attempt\": 1, \"result\": "
+	    "\"fail\", \"end\": \"reported\", \"exit\": 1, \"sim_seconds\": 1, "
+	    "\"wall_seconds\": 0.5, \"dir\": \"hwsim/t0001-a-1\", \"subtests\": [{\"n\": 1, "
+	    "\"name\": \"a3\", \"result\": \"fail\"}, {\"n\": 2, \"name\": \"c1\", "
+	    "\"result\": \"fail\"}]}]}\n";
+
+	for (int k = 1; k <= 2; k++) {
+		_cleanup_free_ char *dir = xasprintf("%s/rerun%d/r1", scratch, k);
+		_cleanup_free_ char *path = xasprintf("%s/results.json", dir);
+		_cleanup_free_ char *text = xasprintf(json, k);
+		_cleanup_free_ char *latest = xasprintf("%s/rerun%d/latest", scratch, k);
+		_cleanup_free_ char *hostap = xasprintf("--hostap=%s/hostap", scratch);
+		_cleanup_free_ char *results = xasprintf("--results=%s/rerun%d", scratch, k);
+		_cleanup_free_ char *shard = xasprintf("--shard=%d/2", k);
+		_cleanup_free_ char *name = xasprintf(
+		    "hwsim --rerun-failed %s: the shard's failed cases, not split again", shard);
+		char *argv[] = { "umlrun", "hwsim",	     hostap,   results,
+				 shard,	   "--rerun-failed", "--list", NULL };
+		_cleanup_free_ char *out = NULL;
+
+		if (mkdir_p(dir, 0755) < 0 || write_file_atomic(path, text, strlen(text)) < 0 ||
+		    symlink("r1", latest) < 0)
+			die_sys(EXIT_INFRA, "cannot write %s", path);
+		run_cmd(argv);
+		out = scratch_text("out");
+		is_str(out, "a a3\nc c1\n", name);
+	}
+}
+
 int main(void)
 {
-	plan(13);
+	plan(15);
 	make_scratch();
 	test_compare_nothing_failed();
 	test_hwsim_list();
+	test_hwsim_rerun_shard();
 	rm_rf(scratch);
 	free(scratch);
 	return done_testing();
