@@ -61,6 +61,11 @@ struct guest_outcome {
 };
 
 #define STALL_BREAKER_MARK "time-travel: stall breaker: "
+/*
+ * The end of an episode. A guest with no user space (KUnit's) can stay in
+ * one across many tests: each test in it is marked, not only the first.
+ */
+#define STALL_BREAKER_OFF_MARK "time-travel: stall breaker off: "
 
 const char *guest_end_name(enum guest_end e);
 /*

@@ -148,6 +148,8 @@ static struct kunit_suite *suite_open(struct kunit_log *k, double sim, double wa
 	ktap_init(&s->ktap);
 	s->sim_start = s->sim_end = sim;
 	s->wall_start = s->wall_end = wall;
+	/* It starts inside an episode: its simulated times are not deterministic either. */
+	s->stall_breaks = k->stalled;
 	k->open = true;
 	return s;
 }
@@ -224,6 +226,10 @@ void kunit_log_feed(struct kunit_log *k, const char *line, double wall)
 
 	if (sim >= 0)
 		k->last_sim = sim;
+	if (strstr(line, STALL_BREAKER_MARK))
+		k->stalled = true;
+	else if (strstr(line, STALL_BREAKER_OFF_MARK))
+		k->stalled = false;
 	if (s) {
 		sb_adds(&s->console, line);
 		sb_adds(&s->console, "\n");
@@ -319,6 +325,7 @@ void kunit_log_append(struct kunit_log *into, struct kunit_log *from)
 	memcpy(into->suites + into->n, from->suites, from->n * sizeof(*from->suites));
 	into->n += from->n;
 	into->open = from->open;
+	into->stalled = from->stalled;
 	if (from->last_sim >= 0)
 		into->last_sim = from->last_sim;
 	sb_add(&into->console, from->console.buf ? from->console.buf : "", from->console.len);

@@ -81,6 +81,7 @@ struct kunit_log {
 	struct kunit_suite *suites;
 	size_t n;
 	bool open;	       /* suites[n - 1] has not ended */
+	bool stalled;	       /* in a wall-clock stall breaker's episode */
 	double last_sim;       /* the last console timestamp, -1 if none */
 	struct strbuf list;    /* kunit.action=list: "suite.case" lines */
 	struct strbuf listed;  /* kunit.action=list or list_attr: every line KUnit listed */

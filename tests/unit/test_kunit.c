@@ -45,6 +45,7 @@ static const char console_61[] =
     "[    3.500000]     not ok 4 example_sleep_test\n"
     "[    3.500000] # example: pass:2 fail:1 skip:1 total:4\n"
     "[    3.500000] not ok 2 example\n"
+    "[    3.500000] time-travel: stall breaker off: the guest made progress\n"
     "[    3.500000]     KTAP version 1\n"
     "[    3.500000]     # Subtest: skipped_suite\n"
     "[    3.500000]     1..1\n"
@@ -129,6 +130,49 @@ static void test_parse(void)
 	is_str(k.suites[2].reason, "SKIP no hardware", "parse: a skipped suite's reason");
 	ok(k.last_sim > 3.59 && k.last_sim < 3.61, "parse: the last stamp");
 	ok(strstr(k.console.buf, "reboot: Power down") != NULL, "parse: the whole console kept");
+	kunit_log_free(&k);
+}
+
+/* An episode that lasts from one suite into the next marks both, not the third. */
+static void test_stall_span(void)
+{
+	static const char console[] =
+	    "[    0.000000] KTAP version 1\n"
+	    "[    0.000000] 1..3\n"
+	    "[    0.000000]     KTAP version 1\n"
+	    "[    0.000000]     # Subtest: spins\n"
+	    "[    0.000000]     1..1\n"
+	    "[    0.000000] time-travel: stall breaker: no progress in 20000 ms of wall time, "
+	    "simulated time moved on (not deterministic)\n"
+	    "[   10.000000]     ok 1 waits_for_timer\n"
+	    "[   10.000000] ok 1 spins\n"
+	    "[   10.000000]     KTAP version 1\n"
+	    "[   10.000000]     # Subtest: computes\n"
+	    "[   10.000000]     1..1\n"
+	    "[   10.500000]     ok 1 long_loop\n"
+	    "[   10.500000] ok 2 computes\n"
+	    "[   10.500000] time-travel: stall breaker off: the guest made progress\n"
+	    "[   10.500000]     KTAP version 1\n"
+	    "[   10.500000]     # Subtest: sleeps\n"
+	    "[   10.500000]     1..1\n"
+	    "[   11.500000]     ok 1 msleep\n"
+	    "[   11.500000] ok 3 sleeps\n"
+	    "[   11.500000] reboot: Power down\n";
+	struct kunit_log k;
+	struct guest_outcome o = powered_off();
+	struct test_list tests;
+	struct record *rec;
+	size_t n;
+
+	kunit_log_init(&k);
+	feed_text(&k, console, 10.0);
+	kunit_records(&k, &o, &tests, &rec, &n);
+	is_int((long long)n, 3, "stall span: one record per suite");
+	ok(n == 3 && rec[0].outcome.stall_breaks == 1 && rec[1].outcome.stall_breaks == 1 &&
+	       rec[2].outcome.stall_breaks == 0,
+	   "stall span: an episode marks the suite it came in and those it lasts into, "
+	   "not one after its end");
+	kunit_records_free(&tests, rec, n);
 	kunit_log_free(&k);
 }
 
@@ -454,6 +498,7 @@ int main(void)
 	test_strip_time();
 	test_parse();
 	test_records();
+	test_stall_span();
 	test_crash_mid_suite();
 	test_no_ktap();
 	test_empty_and_list();
