@@ -12,8 +12,13 @@ itest_own_cache
 # same kunitconfigs as bench/kunit.sh): kernel/time's suite and lib/kunit's.
 # The whole set under inf-cpu, the default: lib/kunit's cross_kthread case
 # spins a kernel thread on schedule() until stopped, which hung there until
-# our patch 7.2/0005-um-sched-repick-clock (docs/kunit.md).
+# our patch 7.2/0005-um-sched-repick-clock (docs/kunit.md). And two suites
+# whose kernel threads wait for a timer looping on cond_resched()
+# (uml-config/kunit/stall.kunitconfig): before 7.2/0007-um-stall-breaker
+# counted cond_resched(), they ended only through the wall-clock breaker,
+# 20 s of wall time each and a different outcome each run.
 K="--kunitconfig=$top/uml-config/kunit/kernel-time.kunitconfig --kunitconfig=lib/kunit"
+K="$K --kunitconfig=$top/uml-config/kunit/stall.kunitconfig"
 run "$umlrun" kunit $K --results="$results"
 [ $rc -eq 0 ] && grep -q '^ok [0-9]* kunit/time_test_cases$' "$work/out" &&
 	grep -q '^    ok [0-9]* backtrace_suppression_test_cross_kthread$' "$work/out" &&
@@ -28,6 +33,24 @@ run "$umlrun" kunit $K --results="$results"
 	grep -q '^ok 1 time64_to_tm_test_date_range$' "$results/latest/kunit/time_test_cases/ktap.log" &&
 	grep -q 'reboot: \(Power down\|System halted\)' "$results/latest/console.log" && nothing_left
 check "umlrun kunit boots the KUnit kernel once and reports each suite, its cases nested, in the results folder; a kernel thread spinning on schedule() ends under inf-cpu"
+# The simulated seconds of each suite, as results.json has them.
+sims() {
+	grep -o '"id": "kunit/[^"]*", "attempt": [0-9]*, [^}]*"sim_seconds": [0-9.]*' "$1" |
+		sed 's/"id": "\([^"]*\)".*"sim_seconds": \([0-9.]*\)/\1 \2/'
+}
+all=$(sims "$results/latest/results.json")
+wall_breaks=$(grep -c 'stall breaker' "$results/latest/console.log")
+run "$umlrun" kunit $K --results="$results" 'lib_ratelimit*'
+first=$(sims "$results/latest/results.json") rc1=$rc
+run "$umlrun" kunit $K --results="$results" 'lib_ratelimit*'
+again=$(sims "$results/latest/results.json")
+[ $rc1 -eq 0 ] && [ $rc -eq 0 ] && grep -q '^    ok [0-9]* test_ratelimit_stress$' "$work/out" &&
+	printf '%s\n' "$all" | grep -q '^kunit/dma-buf-fence-chain [1-9]' &&
+	printf '%s\n' "$all" | grep -q '^kunit/lib_ratelimit [1-9]' &&
+	printf '%s\n' "$first" | grep -q '^kunit/lib_ratelimit [1-9]' && [ "$first" = "$again" ] &&
+	[ "$wall_breaks" -eq 0 ] && ! grep -q '"stall_breaker"' "$results/latest/results.json" &&
+	! grep -q 'stall breaker' "$results/latest/console.log"
+check "kernel threads waiting for a timer on cond_resched() (lib_ratelimit, dma-buf fence-chain) pass under inf-cpu through the deterministic stall breaker: simulated time moves, the same each run, no wall-clock breaker"
 run "$umlrun" kunit $K --results="$results" 'time_test*'
 [ $rc -eq 0 ] && grep -q '^1\.\.1$' "$work/out" && grep -q '^ok 1 kunit/time_test_cases$' "$work/out"
 check "umlrun kunit GLOB runs only the suites it selects (kunit.filter_glob)"
