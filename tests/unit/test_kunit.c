@@ -494,7 +494,7 @@ static void test_kunitpy_options(void)
 
 int main(void)
 {
-	plan(77 + 15 + 4 + 1 + 6);
+	plan(77 + 15 + 4 + 1 + 6 + 2);
 	test_strip_time();
 	test_parse();
 	test_records();
