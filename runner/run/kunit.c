@@ -223,10 +223,11 @@ void kunit_log_feed(struct kunit_log *k, const char *line, double wall)
 	size_t indent = strspn(t, " ");
 	struct kunit_suite *s = k->open ? &k->suites[k->n - 1] : NULL;
 	const char *body = t + indent;
+	bool stall_begins = strstr(line, STALL_BREAKER_MARK);
 
 	if (sim >= 0)
 		k->last_sim = sim;
-	if (strstr(line, STALL_BREAKER_MARK))
+	if (stall_begins)
 		k->stalled = true;
 	else if (strstr(line, STALL_BREAKER_OFF_MARK))
 		k->stalled = false;
@@ -237,7 +238,7 @@ void kunit_log_feed(struct kunit_log *k, const char *line, double wall)
 			s->sim_end = sim;
 		s->wall_end = wall;
 		/* Its simulated times are not deterministic: the suite's own record says so. */
-		if (strstr(line, STALL_BREAKER_MARK))
+		if (stall_begins)
 			s->stall_breaks++;
 	}
 	if (!k->started) {
