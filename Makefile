@@ -252,7 +252,7 @@ $(B)/man/%: man/%.scd
 	$(Q)scdoc <$< >$@.tmp && mv $@.tmp $@
 
 man-check: all man
-	sh tests/man/check.sh
+	sh tests/man/check.sh $(B)/umlrun
 
 # make install into a temporary PREFIX, then the installed umlrun lists and
 # runs the smoke suite from / (no checkout): tests/install/check.sh.
@@ -267,7 +267,7 @@ deb-check:
 
 # The bash completion (completion/umlrun.bash), driven through COMP_WORDS.
 completion-check: all
-	sh tests/completion/check.sh
+	sh tests/completion/check.sh $(B)/umlrun
 
 # Fuzzing the readers of untrusted text (tests/fuzz/fuzz_*.c) with libFuzzer,
 # under ASan and UBSan: `make fuzz` runs each harness FUZZ_SECONDS

@@ -9,6 +9,9 @@ set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 umlrun=${1:-$top/build/umlrun}
+# The suites and test files complete from this checkout's, whichever
+# umlrun (one in a build folder elsewhere, make B=DIR, finds no project).
+export UMLRUN_HOME="${UMLRUN_HOME:-$top}"
 . "$top/tests/tap.sh"
 
 # complete WORD...: what _umlrun offers for the last word, one a line.
