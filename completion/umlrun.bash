@@ -1,26 +1,31 @@
 # bash completion for umlrun(1), installed as
 # $(PREFIX)/share/bash-completion/completions/umlrun.
 #
-# Commands and each command's options come from `umlrun --help` and
-# `umlrun CMD --help`, so a new option completes without an edit here;
-# suites and test files from `umlrun list`. An umlrun typed with a path
-# (build/umlrun) is the one asked.
+# Commands come from `umlrun --help`, each command's options from umlrun's
+# own table of them (`umlrun help --options CMD`), so a new option
+# completes without an edit here (only the values of a new kind do:
+# _umlrun_values); suites and test files from `umlrun list`. An umlrun
+# typed with a path (build/umlrun) is the one asked.
 
-# The options in the first column of `umlrun CMD --help`, as completions:
-# "--jobs=N" gives "--jobs=", "--shuffle[=SEED]" "--shuffle", "-j," "-j".
-# kselftest takes run's, but for those its --help lists as refused: on the
-# lines after "It refuses:", indented by four blanks.
+# What `UMLRUN help --options CMD` printed, by "UMLRUN CMD" (UMLRUN made
+# absolute): asked once a shell session. Global: bash-completion sources
+# this file inside a function.
+declare -gA _umlrun_options_cache
+
+# Sets the caller's opts to the options of command $2 of umlrun $1, as
+# completions: its lines "--jobs= -j", "--shuffle" give "--jobs=" (a value
+# follows), "-j" and "--shuffle" (none, or an optional one: --shuffle=SEED).
+# Not in a subshell ($(...), a pipe): the answer would not stay cached.
 _umlrun_options()
 {
-	if [[ $2 == kselftest ]]; then
-		_umlrun_options "$1" run | grep -vxF -f <("$1" kselftest --help 2>/dev/null |
-			awk '/It refuses:$/ { r = 1; next } r && /^    -/ { print; next } { r = 0 }' |
-			grep -o -- '--[a-zA-Z_-]*' | sed 'p; s/$/=/')
-		return
+	local key=$1
+
+	[[ $key == */* && $key != /* ]] && key=$PWD/$key
+	key+=" $2"
+	if [[ -z ${_umlrun_options_cache[$key]+set} ]]; then
+		_umlrun_options_cache[$key]=$("$1" help --options "$2" 2>/dev/null)
 	fi
-	"$1" "$2" --help 2>/dev/null |
-		awk '/^  -/ { for (i = 1; i <= NF && $i ~ /^-/; i++) print $i }' |
-		sed -e 's/,$//' -e 's/\[=.*//' -e 's/=.*/=/'
+	read -r -d '' -a opts <<<"${_umlrun_options_cache[$key]}"
 }
 
 # The values of option $2 of command $3 (cur is $4).
@@ -110,7 +115,7 @@ _umlrun()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
 	local umlrun=${COMP_WORDS[0]} cmd= opt= i
-	local -a opts
+	local -a opts=()
 
 	COMPREPLY=()
 	[[ $umlrun == */* && -x $umlrun ]] || umlrun=umlrun
@@ -148,9 +153,9 @@ _umlrun()
 		opt=${cur%%=*} cur=${cur#*=}
 		COMPREPLY=($(_umlrun_values "$umlrun" "$opt" "$cmd" "$cur" | sed "s/^/$opt=/"))
 		return
-	elif [[ $prev == --* && $cur != -* ]] &&
-		_umlrun_options "$umlrun" "$cmd" | grep -qx -- "$prev="; then
-		opt=$prev # --opt value
+	elif [[ $prev == --* && $cur != -* ]]; then
+		_umlrun_options "$umlrun" "$cmd"
+		[[ " ${opts[*]} " == *" $prev= "* ]] && opt=$prev # --opt value
 	fi
 	if [[ -n $opt ]]; then
 		COMPREPLY=($(_umlrun_values "$umlrun" "$opt" "$cmd" "$cur"))
@@ -158,7 +163,7 @@ _umlrun()
 	fi
 
 	if [[ $cur == -* ]]; then
-		opts=($(_umlrun_options "$umlrun" "$cmd"))
+		_umlrun_options "$umlrun" "$cmd"
 		COMPREPLY=($(compgen -W "${opts[*]}" -- "$cur"))
 		# "--jobs=" wants its value right after the '='.
 		if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]]; then

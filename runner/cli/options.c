@@ -80,6 +80,7 @@ enum {
 	O_KUNITPY_REFUSED,
 	O_GDB_GUEST_SOURCE,
 	O_TSHARK,
+	O_OPTIONS,
 	O_END /* not an option: one past the last */
 };
 
@@ -136,8 +137,9 @@ struct help {
  *	SAID_BY(cmds, by)		no line: option --BY's line names it too
  *	UNSAID(cmds)			no line, and none names it: only for an
  *					option taken to be refused with a reason
- *					of its own (kunit.py's), and help's -h;
- *					test_help.c lists each such pair
+ *					of its own (kunit.py's), and help's -h
+ *					and its hidden --options; test_help.c
+ *					lists each such pair
  *
  * An option a command does nothing with is not for it (the row leaves the
  * command out, which then refuses it); one it acts on, its help says.
@@ -472,6 +474,11 @@ static const struct option_row {
 	KUNITPY_REFUSED("qemu_config"),
 	KUNITPY_REFUSED("qemu_args"),
 	KUNITPY_REFUSED("junit"),
+	/*
+	 * help --options CMD: the options CMD takes, for scripts (the bash
+	 * completion: command_options); not in help's help
+	 */
+	{ "options", no_argument, O_OPTIONS, C(HELP), .help_for = HELP_FOR(UNSAID(C(HELP))) },
 	/* every command takes it; help's own help is its two lines */
 	{ "help", no_argument, O_HELP, ALL_CMDS, .help = { "-h, --help", "show this help" },
 	  HELP_FOR(UNSAID(C(HELP))) },
@@ -703,8 +710,8 @@ static void help_put(struct strbuf *sb, const struct help *h)
 /*
  * The options of command d->like that d refuses, from the rows, after d's
  * own words: "--name" separated by commas, on lines of their own indented
- * by four blanks (completion/umlrun.bash reads them there; a line that
- * starts "  -" would be a line of options d takes).
+ * by four blanks (a line that starts "  -" would be a line of options d
+ * takes).
  */
 static void help_refused(struct strbuf *sb, const struct command_desc *d)
 {
@@ -800,6 +807,30 @@ const char *command_usage(enum command c)
 	if (d->tail)
 		sb_adds(&sb, d->tail);
 	return usage[c] = sb_detach(&sb);
+}
+
+const char *command_options(enum command c)
+{
+	static char *list[CMD_COUNT];
+	struct strbuf sb = { 0 };
+
+	if (c <= CMD_NONE || c >= CMD_COUNT)
+		return "";
+	if (list[c])
+		return list[c];
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		const struct option_row *r = &options[i];
+		const struct help_for *f = help_for(r, c);
+
+		if (!r->name || !(r->cmds & (1u << c)) || (f && f->unsaid))
+			continue;
+		sb_printf(&sb, "--%s%s", r->name, r->has_arg == required_argument ? "=" : "");
+		if (r->id < 256)
+			sb_printf(&sb, " -%c", r->id);
+		sb_adds(&sb, "\n");
+	}
+	/* A command that takes none (help): "", not NULL. */
+	return list[c] = sb.len ? sb_detach(&sb) : xstrdup("");
 }
 
 const char *option_name(size_t i, int *letter)
@@ -1388,6 +1419,9 @@ static int parse_option(struct opts *o, int c, const char *name, const char *arg
 	case O_NO_BUILD:
 		o->no_build = true;
 		return 0;
+	case O_OPTIONS:
+		o->options_list = true;
+		return 0;
 	case O_ARCH:
 		if (strcmp(arg, "um"))
 			return uerr_set(e, EXIT_USAGE,
@@ -1460,6 +1494,8 @@ static int kunit_combination(struct opts *o, struct uerr *e)
 /* What must hold once every option is read. */
 static int check_combination(struct opts *o, const struct command_desc *d, struct uerr *e)
 {
+	if (o->options_list && o->nargs != 1)
+		return uerr_set(e, EXIT_USAGE, "help --options: name one command");
 	if (o->cmd == CMD_EXEC && o->nargs == 0)
 		return uerr_set(e, EXIT_USAGE,
 				"exec: no command given; use 'umlrun exec -- COMMAND [ARG...]'");

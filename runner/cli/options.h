@@ -119,6 +119,7 @@ struct opts {
 	const char *raw_output; /* --raw_output[=all|full|kunit] */
 	bool summary, failed;
 	bool build_only, no_build; /* kunit.py's build and exec steps */
+	bool options_list;	   /* help --options: a command's options (command_options) */
 	char **args;		   /* tests (run), the command (exec), folders (merge) */
 	char **opt_words;	   /* the options as given (before the arguments) */
 	int nopt_words;
@@ -141,6 +142,15 @@ enum command command_lookup(const char *name);
  * command's own lines around those of the options it takes (options.c).
  */
 const char *command_usage(enum command c);
+/*
+ * help --options CMD: the options command c takes, from the rows, one a
+ * line in the rows' order: "--name", "--name=" when it needs a value (an
+ * optional one, --shuffle[=SEED], is not marked), then " -x" for its
+ * letter ("--jobs= -j"). Not those taken only to be refused, kunit.py's
+ * (UNSAID): the options c acts on, which its help says. For the bash
+ * completion, which follows the rows with it.
+ */
+const char *command_options(enum command c);
 /*
  * The options' table, for the tests: row i's long name ("" for a line of
  * help only; NULL past the last row) and short letter (0: none), whether

@@ -21,14 +21,14 @@
 #include "options.h"
 #include "util.h"
 
-/* help: umlrun's usage, or a command's. */
+/* help: umlrun's usage, or a command's; with --options, the command's options (a line each). */
 int cmd_help(const struct opts *o)
 {
 	enum command c = o->nargs ? command_lookup(o->args[0]) : CMD_NONE;
 
 	if (o->nargs && c == CMD_NONE)
 		die(EXIT_USAGE, "unknown command '%s'; see 'umlrun --help'", o->args[0]);
-	fputs(command_usage(c), stdout);
+	fputs(o->options_list ? command_options(c) : command_usage(c), stdout);
 	return EXIT_PASS;
 }
 

@@ -40,7 +40,7 @@ offers timers
 check "a suite name completes" "$got"
 got=$(complete_words "$umlrun" run --ti)
 offers --time-travel= && offers --timeout= && ! offers --tiny
-check "run's options complete, from its --help" "$got"
+check "run's options complete" "$got"
 got=$(complete_words "$umlrun" merge --)
 offers --output= && ! offers --jobs=
 check "each command offers only its own options" "$got"
@@ -55,6 +55,42 @@ got=$(complete_words "$umlrun" kunit --)
 offers --filter_action= && offers --run_isolated= && offers --list_suites && offers --jobs= &&
 	offers --raw_output && offers --json && offers --no-build && ! offers --build_dir=
 check "kunit offers kunit.py's options it takes, not those it refuses" "$got"
+
+# Every command's options complete as its rows in umlrun's table say
+# (umlrun help --options CMD): all of them, and only them. And each option
+# its --help names completes: an option added to the table (so to its
+# help) that the completion does not offer fails here.
+commands=$("$umlrun" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
+[ -n "$commands" ]
+check "umlrun --help lists the commands"
+for c in $commands; do
+	want=$("$umlrun" help --options "$c" | tr ' ' '\n' | sort)
+	got=$(complete_words "$umlrun" "$c" - | sort)
+	[ "$got" = "$want" ] && { [ -n "$got" ] || [ "$c" = help ]; }
+	check "$c: the options complete, each as its row says (help --options $c)" \
+		"offered: $(echo $got); the table's: $(echo $want)"
+	missing=
+	for opt in $("$umlrun" "$c" --help |
+		awk '/^  -/ { for (i = 1; i <= NF && $i ~ /^-/; i++) print $i }' |
+		grep -o -- '^--\?[a-zA-Z][a-zA-Z_-]*'); do
+		printf '%s\n' "$got" | sed 's/=$//' | grep -qx -- "$opt" || missing="$missing $opt"
+	done
+	[ -z "$missing" ]
+	check "$c: every option of '$c --help' completes" "not offered:$missing"
+done
+
+# The table is asked once a shell session for each command: an umlrun that
+# logs its calls, completed three times in one bash.
+fake=$(mktemp -d "${TMPDIR:-/tmp}/umlrun-completion.XXXXXX")
+printf '#!/bin/sh\necho "$*" >>"%s/calls"\nexec "%s" "$@"\n' "$fake" "$umlrun" >"$fake/umlrun"
+chmod +x "$fake/umlrun"
+got=$(bash -c '. "$1" && for w in --ti --re --ti; do COMP_WORDS=("$2" run "$w") COMP_CWORD=2 &&
+	_umlrun && printf "%s\n" "${COMPREPLY[@]}"; done' sh "$top/completion/umlrun.bash" "$fake/umlrun")
+calls=$(grep -c -- '--options' "$fake/calls")
+offers --time-travel= && offers --retry= && [ "$calls" = 1 ]
+check "a command's options are asked once a shell session" "$calls calls: $(cat "$fake/calls")"
+rm -rf "$fake"
+
 got=$(complete_words "$umlrun" kunit --run_isolated=)
 offers --run_isolated=suite && offers --run_isolated=test
 check "kunit --run_isolated= completes suite and test" "$got"

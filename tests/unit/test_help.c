@@ -114,8 +114,9 @@ static const struct {
 	{ CMD_KUNIT, "qemu_config" },
 	{ CMD_KUNIT, "qemu_args" },
 	{ CMD_KUNIT, "junit" },
-	/* help's own help is its two lines */
+	/* help's own help is its two lines; --options is for scripts (command_options) */
 	{ CMD_HELP, "help" },
+	{ CMD_HELP, "options" },
 };
 #define NUNSAID_OK (sizeof(unsaid_ok) / sizeof(unsaid_ok[0]))
 
@@ -198,9 +199,8 @@ static void test_layout(void)
 }
 
 /*
- * The options a help lists as refused, as completion/umlrun.bash reads
- * them: "--name" words on the lines after one that ends "It refuses:",
- * indented by four blanks; " --a --b" in *sb.
+ * The options a help lists as refused: "--name" words on the lines after
+ * one that ends "It refuses:", indented by four blanks; " --a --b" in *sb.
  */
 static void refused_list(const char *text, struct strbuf *sb)
 {
@@ -242,6 +242,91 @@ static void test_kselftest_as_run(void)
 	sb_release(&listed);
 }
 
+/* The words of a list, split at blanks and newlines, each less a trailing '='. */
+static char **words(const char *text, size_t *n)
+{
+	char **v = NULL;
+
+	*n = 0;
+	for (const char *p = text + strspn(text, " \n"); *p; p += strspn(p, " \n")) {
+		size_t len = strcspn(p, " \n");
+
+		v = realloc(v, (*n + 1) * sizeof(*v));
+		v[(*n)++] = strndup(p, len && p[len - 1] == '=' ? len - 1 : len);
+		p += len;
+	}
+	return v;
+}
+
+static void words_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * help --options CMD (command_options), which the bash completion
+ * follows: every option c's --help names, and each option it lists named
+ * there (by its long name or its letter); kselftest's, run's but those
+ * its help lists as refused.
+ */
+static void test_options_list(enum command c, const char *name)
+{
+	size_t nlisted, nwant, nrefused = 0;
+	char **listed = words(command_options(c), &nlisted);
+	char **want = help_options(command_usage(c == CMD_KSELFTEST ? CMD_RUN : c), &nwant);
+	char **refused = NULL;
+	struct strbuf missing = { 0 }, extra = { 0 }, list = { 0 };
+
+	if (c == CMD_KSELFTEST) {
+		refused_list(command_usage(c), &list);
+		refused = words(list.buf ? list.buf : "", &nrefused);
+	}
+	for (size_t i = 0; i < nwant; i++)
+		if (!named(refused, nrefused, want[i]) && !named(listed, nlisted, want[i]))
+			sb_printf(&missing, " %s", want[i]);
+	/* A line is an option: named by its long name or its letter (hwsim's -q). */
+	for (const char *line = command_options(c); *line; line = strchr(line, '\n') + 1) {
+		_cleanup_free_ char *one = strndup(line, strcspn(line, "\n"));
+		size_t nrow;
+		char **row = words(one, &nrow);
+		bool shown = false;
+
+		for (size_t i = 0; i < nrow; i++)
+			shown |= named(want, nwant, row[i]) && !named(refused, nrefused, row[i]);
+		if (!shown)
+			sb_printf(&extra, " %s", one);
+		words_free(row, nrow);
+	}
+	if (!ok(!missing.len && !extra.len,
+		"help --options %s: the options its --help names, and no other", name))
+		diag("  not listed:%s; listed, not named:%s", missing.buf ? missing.buf : "",
+		     extra.buf ? extra.buf : "");
+	sb_release(&missing);
+	sb_release(&extra);
+	sb_release(&list);
+	words_free(refused, nrefused);
+	words_free(listed, nlisted);
+	words_free(want, nwant);
+}
+
+/* The list's form: '=' for a value it needs, the letter after the name, none refused. */
+static void test_options_list_form(void)
+{
+	has_str(command_options(CMD_RUN), "\n--jobs= -j\n--timeout=\n",
+		"help --options run: '=' for an option that needs a value, its letter after it");
+	has_str(command_options(CMD_RUN), "\n--check-determinism\n--seeds=\n",
+		"help --options run: no '=' for one that takes none");
+	ok(strstr(command_options(CMD_RUN), "\n--shuffle\n") &&
+	       !strstr(command_options(CMD_RUN), "--shuffle="),
+	   "help --options run: no '=' for an optional value (--shuffle[=SEED])");
+	ok(strstr(command_options(CMD_KUNIT), "\n--list_tests\n") &&
+	       !strstr(command_options(CMD_KUNIT), "--build_dir"),
+	   "help --options kunit: kunit.py's names it takes, none it refuses");
+	is_str(command_options(CMD_HELP), "", "help --options help: none (--options is hidden)");
+}
+
 /* The defaults in the help texts are the code's. */
 static void test_defaults(void)
 {
@@ -276,7 +361,7 @@ static void test_defaults(void)
 
 int main(void)
 {
-	plan(2 + 3 * (int)NCMDS + 2 + 7 + 3 + 12);
+	plan(2 + 3 * (int)NCMDS + 2 + 7 + 3 + (int)NCMDS + 5 + 12);
 	is_int(NCMDS, CMD_COUNT - 1, "every command (UMLRUN_COMMANDS)");
 	ok(option_name(0, &(int){ 0 }) != NULL, "the options' table has rows");
 	for (size_t i = 0; i < NCMDS; i++)
@@ -284,6 +369,9 @@ int main(void)
 	test_no_unsaid();
 	test_layout();
 	test_kselftest_as_run();
+	for (size_t i = 0; i < NCMDS; i++)
+		test_options_list(cmds[i].cmd, cmds[i].name);
+	test_options_list_form();
 	test_defaults();
 	return done_testing();
 }

@@ -580,6 +580,23 @@ static void test_help(void)
 		   "help run: names the run command");
 		opts_free(&o);
 	}
+	{
+		/* The hidden list of a command's options, for scripts (test_help.c checks it). */
+		char *argv[] = { "umlrun", "help", "--options", "run", NULL };
+		char *none[] = { "umlrun", "help", "--options", NULL };
+		char *other[] = { "umlrun", "run", "--options", NULL };
+		struct opts o;
+		struct uerr e;
+
+		ok(parse(argv, &o, &e) == 0 && o.cmd == CMD_HELP && o.options_list &&
+		       o.nargs == 1 && command_lookup(o.args[0]) == CMD_RUN,
+		   "help --options run: run's options asked");
+		opts_free(&o);
+		usage_error(none, "help --options: name one command", NULL,
+			    "help --options: no command");
+		usage_error(other, "option --options does not apply", NULL,
+			    "run --options: help's alone");
+	}
 	has_str(command_usage(CMD_NONE), "Commands:", "umlrun's own usage lists commands");
 	has_str(command_usage(CMD_RUN), "--check-determinism", "run's usage names its options");
 }
@@ -889,7 +906,7 @@ static void test_idle_refused(void)
 
 int main(void)
 {
-	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 19 + 2 * 9 + 2 * 2 + 10 + 2 * 10 + 14);
+	plan(169 + 26 + 4 + 18 + 21 + 25 + 3 + 18 + 2 * 19 + 2 * 9 + 2 * 2 + 10 + 2 * 10 + 14 + 5);
 	{
 		/* The help's defaults are suite.h's (one home for the limits). */
 		_cleanup_free_ char *t = xasprintf("else %d)", TEST_TIMEOUT_DEFAULT);
