@@ -239,8 +239,9 @@ html-check: all
 	sh tests/html/check.sh
 
 # Man pages: scdoc sources in man/ (umlrun(1), umlrun-CMD(1) per command,
-# umlrun-harness(7)) turned into roff in $(B)/man. man-check: every option
-# `umlrun CMD --help` prints is in its page.
+# umlrun-harness(7)) turned into roff in $(B)/man. man-check: each page's
+# OPTIONS are the options its command takes (`umlrun help --options CMD`,
+# from the table in runner/cli/options.c), no more and no fewer.
 MAN_SRCS := $(wildcard man/*.scd)
 MAN_PAGES := $(MAN_SRCS:man/%.scd=$(B)/man/%)
 

@@ -476,7 +476,7 @@ static const struct option_row {
 	KUNITPY_REFUSED("junit"),
 	/*
 	 * help --options CMD: the options CMD takes, for scripts (the bash
-	 * completion: command_options); not in help's help
+	 * completion, make man-check: command_options); not in help's help
 	 */
 	{ "options", no_argument, O_OPTIONS, C(HELP), .help_for = HELP_FOR(UNSAID(C(HELP))) },
 	/* every command takes it; help's own help is its two lines */

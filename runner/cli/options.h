@@ -148,7 +148,7 @@ const char *command_usage(enum command c);
  * optional one, --shuffle[=SEED], is not marked), then " -x" for its
  * letter ("--jobs= -j"). Not those taken only to be refused, kunit.py's
  * (UNSAID): the options c acts on, which its help says. For the bash
- * completion, which follows the rows with it.
+ * completion and make man-check, which follow the rows with it.
  */
 const char *command_options(enum command c);
 /*

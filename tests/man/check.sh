@@ -1,7 +1,11 @@
 #!/bin/sh
-# The man pages (man/*.scd) and `umlrun CMD --help` agree: every command
-# `umlrun --help` lists has a page, every option its --help prints is set
-# in bold (*--opt*) in that page, and every page turns into roff with scdoc.
+# The man pages (man/*.scd) and umlrun's table of options agree: every
+# command `umlrun --help` lists has a page, and the page's OPTIONS document
+# exactly the options the command takes, as the table's rows say them
+# (`umlrun help --options CMD`, the list the bash completion follows too):
+# each one (by its long name or its letter), none it does not take, and a
+# value (*--opt*=...) on those that need one and on no other. Every page
+# turns into roff with scdoc.
 #
 #   sh tests/man/check.sh [UMLRUN]    (default build/umlrun)
 #
@@ -13,13 +17,49 @@ umlrun=${1:-$top/build/umlrun}
 man=$top/man
 . "$top/tests/tap.sh"
 
-# The options in the first column of a --help text: "  -j, --jobs=N   ..."
-# gives -j and --jobs (the words that start with "-", up to the first that
-# does not: the column may overflow into the description).
-help_options() {
-	"$umlrun" "$1" --help |
-		awk '/^  -/ { for (i = 1; i <= NF && $i ~ /^-/; i++) print $i }' |
-		grep -o -- '^--\?[a-zA-Z][a-zA-Z_-]*' | sort -u
+# What a page documents: the options named in the terms of its OPTIONS
+# section (a line that starts with *- after a blank one; a paragraph's
+# lines do not follow a blank one), a line each: *--name*=_VALUE_ gives
+# "--name=", *--name* or *--name*[=_VALUE_] "--name", *-x* "-x".
+page_options() {
+	awk '/^# / { s = $0 == "# OPTIONS"; prev = ""; next }
+	s && prev == "" && /^\*-/ {
+		line = $0
+		while (match(line, /\*--?[a-zA-Z][a-zA-Z0-9_-]*\*=?/)) {
+			w = substr(line, RSTART + 1, RLENGTH - 1)
+			sub(/\*/, "", w)
+			print w
+			line = substr(line, RSTART + RLENGTH)
+		}
+	}
+	{ prev = $0 }' "$1"
+}
+
+# A page that documents its options by another command's (kselftest's):
+# "Every option of *umlrun-CMD*(1) but *--a*, ... which it refuses" in its
+# OPTIONS. like_of prints CMD, refused_of the options named between "but"
+# and "which it refuses", a line each.
+like_of() {
+	sed -n '/^# OPTIONS$/,/^# /s/^Every option of \*umlrun-\([a-z]*\)\*(1) but.*/\1/p' "$1"
+}
+refused_of() {
+	awk '/^# / { s = $0 == "# OPTIONS"; next }
+	s && /^Every option of / { p = 1 }
+	p && $0 == "" { p = 0 }
+	p { text = text " " $0 }
+	END {
+		sub(/.* but /, "", text)
+		sub(/which it refuses.*/, "", text)
+		while (match(text, /\*--[a-zA-Z][a-zA-Z0-9_-]*\*/)) {
+			print substr(text, RSTART + 1, RLENGTH - 2)
+			text = substr(text, RSTART + RLENGTH)
+		}
+	}' "$1"
+}
+
+# has LINES WORD: WORD is one of the lines.
+has() {
+	printf '%s\n' "$1" | grep -qxF -- "$2"
 }
 
 echo "TAP version 13"
@@ -36,12 +76,52 @@ for c in $commands; do
 		fail "man/umlrun-$c.1.scd exists"
 		continue
 	fi
+	# The table's: "--jobs= -j" lines; every name (less '='); the long ones as given.
+	list=$("$umlrun" help --options "$c")
+	[ -n "$list" ]
+	check "umlrun help --options $c lists its options" "$list"
+	names=$(printf '%s\n' "$list" | tr ' ' '\n' | sed 's/=$//')
+	longs=$(printf '%s\n' "$list" | cut -d' ' -f1)
+	# The page's, and those of the page it refers to for the rest.
+	doc=$(page_options "$page")
+	docnames=$(printf '%s\n' "$doc" | sed 's/=$//')
+	like=$(like_of "$page")
+	likelongs=
+	[ -z "$like" ] || likelongs=$("$umlrun" help --options "$like" | cut -d' ' -f1)
+
 	missing=
-	for opt in $(help_options "$c"); do
-		grep -qF -- "*$opt*" "$page" || missing="$missing $opt"
-	done
+	while read -r long short; do
+		has "$docnames" "${long%=}" || { [ -n "$short" ] && has "$docnames" "$short"; } ||
+			has "$likelongs" "$long" || missing="$missing ${long%=}"
+	done <<-EOF
+		$list
+	EOF
 	[ -z "$missing" ]
-	check "umlrun-$c(1) documents every option of 'umlrun $c --help'" "missing:$missing"
+	check "umlrun-$c(1) documents every option $c takes${like:+ (or umlrun-$like(1) does)}" \
+		"missing:$missing"
+
+	extra=
+	value=
+	for w in $doc; do
+		if ! has "$names" "${w%=}"; then
+			extra="$extra ${w%=}"
+		elif [ "${w#--}" != "$w" ] && ! has "$longs" "$w"; then
+			value="$value $w (the table's: $(printf '%s\n' "$longs" | grep -x -- "${w%=}=\{0,1\}"))"
+		fi
+	done
+	[ -z "$extra" ]
+	check "umlrun-$c(1) documents no option $c does not take" "not taken:$extra"
+	[ -z "$value" ]
+	check "umlrun-$c(1) gives a value to the options that need one, and to no other" \
+		"the page's:$value"
+
+	if [ -n "$like" ]; then
+		refused=$(refused_of "$page" | sort)
+		want=$(for l in $likelongs; do has "$longs" "$l" || echo "${l%=}"; done | sort)
+		[ "$refused" = "$want" ]
+		check "umlrun-$c(1) names the options of umlrun-$like(1) it refuses, and no other" \
+			"named:$(printf ' %s' $refused); refused:$(printf ' %s' $want)"
+	fi
 done
 
 for src in "$man"/*.scd; do

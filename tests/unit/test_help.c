@@ -266,10 +266,10 @@ static void words_free(char **v, size_t n)
 }
 
 /*
- * help --options CMD (command_options), which the bash completion
- * follows: every option c's --help names, and each option it lists named
- * there (by its long name or its letter); kselftest's, run's but those
- * its help lists as refused.
+ * help --options CMD (command_options), which the bash completion and
+ * make man-check follow: every option c's --help names, and each option
+ * it lists named there (by its long name or its letter); kselftest's,
+ * run's but those its help lists as refused.
  */
 static void test_options_list(enum command c, const char *name)
 {
