@@ -998,9 +998,14 @@ static void slot_finish(struct sched *s, struct slot *sl)
 				    c->result == KTAP_FAIL ? "not ok" : "ok", c->number, c->title);
 		}
 
+		/*
+		 * Each in the run it follows (its attempt): under --seeds its
+		 * seed, which its results and the replay line name, and under
+		 * --repeat its own folder, not run 1's.
+		 */
 		for (size_t i = 0; more && more[i]; i++) {
 			emit_detail(&sl->io, "# %s: %s follows\n", sl->job.t->id, more[i]->id);
-			enqueue(s, (struct job){ .t = more[i], .attempt = 1 });
+			enqueue(s, (struct job){ .t = more[i], .attempt = sl->job.attempt });
 			s->total++;
 			followed = true;
 		}

@@ -2,7 +2,7 @@
 /*
  * test_sched.c - a test file's wall-clock limit in each time-travel mode;
  * the scheduler's rules (verdicts, -j, --retry, --repeat,
- * --check-determinism) against the fake guest of fake_guest.h.
+ * --check-determinism, --seeds) against the fake guest of fake_guest.h.
  */
 #define _GNU_SOURCE
 #include "sched.h"
@@ -126,6 +126,80 @@ static void test_sched_fake(void)
 	   "--check-determinism: output that differs between the runs fails the file");
 }
 
+/* sched_opts.follow_up: a failed test file is followed by ctx's (as a hostap batch by its retry).
+ */
+static const struct test **follow_failed(void *ctx, const struct test *t, enum verdict v,
+					 struct ktap *k)
+{
+	const struct test **more = xcalloc(2, sizeof(*more));
+
+	(void)v;
+	(void)k;
+	if (t != ctx)
+		more[0] = ctx;
+	return more;
+}
+
+/*
+ * --seeds: a test file that follows another (hwsim's retry of a batch's
+ * failed cases, the rest after a stuck case) runs under the seed of the
+ * run it follows, and its record, folder and line name that seed: the
+ * replay line of a failure must name the seed that ran.
+ */
+static void test_seeds_follow_up(void)
+{
+	static struct test then;
+	struct test t[1] = { fake_test("t0002-fail.sh", 30) };
+	_cleanup_free_ char *run = xasprintf("%s/seeds", stage_dir);
+	_cleanup_free_ char *ktap = xasprintf("%s.ktap", run);
+	_cleanup_free_ char *printed = NULL;
+	struct strbuf seeds = { 0 }, dirs = { 0 };
+	struct sched_result res;
+	struct sched_opts so;
+	struct uerr e = { 0 };
+
+	then = fake_test("t0005-pass.sh", 30);
+	memset(&so, 0, sizeof(so));
+	so.jobs = 1;
+	so.repeat = 3;
+	so.seeds = true;
+	so.seed0 = 5;
+	so.follow_up = follow_failed;
+	so.follow_ctx = &then;
+	so.base.stage = &stage;
+	so.base.mode = TT_INF_CPU;
+	so.console_copy = -1;
+	so.run_dir = run;
+	mkdir_p(run, 0755);
+	so.run_ktap = fopen(ktap, "we");
+	if (sched_run(&so, t, 1, &res, &e) < 0) {
+		diag("sched_run: %s", e.msg);
+		res.nrec = 0;
+		res.rec = NULL;
+	}
+	fclose(so.run_ktap);
+	if (read_file(ktap, &printed, NULL) < 0)
+		printed = NULL;
+	/* In the order they ended (-j1): the seeds' runs, then what follows each. */
+	for (size_t i = 0; i < res.nrec; i++) {
+		sb_printf(&seeds, " %s@%lld", res.rec[i].test->file, res.rec[i].seed);
+		sb_printf(&dirs, " %s", res.rec[i].dir);
+	}
+	is_str(seeds.buf ? seeds.buf : "",
+	       " t0002-fail.sh@5 t0002-fail.sh@6 t0002-fail.sh@7 t0005-pass.sh@5 t0005-pass.sh@6 "
+	       "t0005-pass.sh@7",
+	       "--seeds: a test file that follows a run has that run's seed");
+	is_str(dirs.buf ? dirs.buf : "",
+	       " fake/t0002-fail.5 fake/t0002-fail.6 fake/t0002-fail.7 fake/t0005-pass.5 "
+	       "fake/t0005-pass.6 fake/t0005-pass.7",
+	       "--seeds: its folder is named by that seed");
+	has_str(printed ? printed : "", "# fake/t0005-pass.sh (seed 7)\n",
+		"--seeds: its lines (ktap.txt) name that seed");
+	sb_release(&seeds);
+	sb_release(&dirs);
+	sched_result_free(&res);
+}
+
 int main(int argc, char **argv)
 {
 	if (fake_guest_called(argc, argv))
@@ -139,6 +213,7 @@ int main(int argc, char **argv)
 	stage.dir = stage_dir;
 	supervise_block_signals();
 	test_sched_fake();
+	test_seeds_follow_up();
 	rm_rf(stage_dir);
 	return done_testing();
 }
