@@ -475,7 +475,9 @@ void hwsim_flaky(struct record *rec, size_t n)
 			_cleanup_free_ char *names = NULL;
 			size_t nf, again = 0;
 
-			if (o->verdict != V_FAIL || strcmp(o->test->file, orig) ||
+			/* Its own run's retry: the same seed (--seeds), the same run (--repeat). */
+			if (o->verdict != V_FAIL || o->attempt != rec[i].attempt ||
+			    strcmp(o->test->file, orig) ||
 			    strcmp(o->test->suite, rec[i].test->suite))
 				continue;
 			names = failed_titles(o, &nf);

@@ -129,8 +129,9 @@ char *hwsim_batch_file(const struct hwsim_list *sel, const size_t *starts, size_
 const struct test **hwsim_follow_up(const char *const dirs[2], const struct test *t, enum verdict v,
 				    struct ktap *k, bool retry);
 /*
- * A batch whose failed cases all passed in its retry is flaky (never a
- * plain pass), the reason naming them; the retry keeps its own result.
+ * A batch whose failed cases all passed in its retry (the retry of the
+ * same run: same attempt, so the same seed) is flaky (never a plain
+ * pass), the reason naming them; the retry keeps its own result.
  */
 void hwsim_flaky(struct record *rec, size_t n);
 

@@ -173,6 +173,31 @@ static void test_suite_and_follow_up(void)
 		free(rec[0].reason);
 		ktap_free(&rec[1].ktap);
 	}
+	{
+		/*
+		 * --seeds=1-2: the batch failed m1 under both seeds; m1 passed
+		 * in seed 1's retry, failed in seed 2's. Only seed 1's is flaky.
+		 */
+		struct record rec[4] = { 0 };
+		struct test rt = t;
+
+		rt.file = "t0001-m-retry.sh";
+		for (int i = 0; i < 4; i++) {
+			rec[i] = (struct record){ .test = i < 2 ? &t : &rt,
+						  .attempt = 1 + i % 2,
+						  .seeded = true,
+						  .seed = 1 + i % 2,
+						  .verdict = i == 2 ? V_PASS : V_FAIL };
+			ktap_init(&rec[i].ktap);
+			ktap_feed(&rec[i].ktap, i == 2 ? "ok 1 m1" : "not ok 1 m1");
+		}
+		hwsim_flaky(rec, 4);
+		ok(rec[0].verdict == V_FLAKY && rec[1].verdict == V_FAIL && !rec[1].reason,
+		   "flaky: --seeds, a batch is flaky by its own seed's retry, not another's");
+		free(rec[0].reason);
+		for (int i = 0; i < 4; i++)
+			ktap_free(&rec[i].ktap);
+	}
 	ktap_free(&k);
 	free(text);
 	free(rest_text);
@@ -192,7 +217,7 @@ static void test_start(void)
 
 int main(void)
 {
-	plan(18);
+	plan(19);
 	test_parse();
 	test_select();
 	test_batches();
