@@ -202,6 +202,35 @@ void print_list(const struct session *s, const struct test_list *tests)
 }
 
 /*
+ * A --filter that matched no id of those tests: where the command's ids
+ * are listed. kselftest's and hwsim's are of the suites they generate,
+ * which 'umlrun list' does not see; run's and compare's are list's, of
+ * the same --suite-dir or --plain folders.
+ */
+UMLRUN_NORETURN static void die_no_match(const struct opts *o, const char *filter)
+{
+	struct strbuf sb = { 0 };
+
+	if (o->cmd == CMD_KSELFTEST)
+		die(EXIT_USAGE,
+		    "--filter='%s' matches no test file id; 'umlrun kselftest --list' with the "
+		    "same TARGETs shows them",
+		    filter);
+	if (o->cmd == CMD_HWSIM)
+		die(EXIT_USAGE,
+		    "--filter='%s' matches no batch: their ids are hwsim/tNNNN-MODULE[-K].sh "
+		    "(e.g. --filter='hwsim/*-MODULE*'), of the MODULEs 'umlrun hwsim --list' "
+		    "shows",
+		    filter);
+	if (o->suite_dir)
+		sb_printf(&sb, " --suite-dir=%s", o->suite_dir);
+	for (size_t i = 0; i < o->nplains; i++)
+		sb_printf(&sb, " --plain=%s", o->plains[i]);
+	die(EXIT_USAGE, "--filter='%s' matches no test file id%s; 'umlrun list%s' shows them",
+	    filter, o->nargs ? " of the suites or tests named" : "", sb.len ? sb.buf : "");
+}
+
+/*
  * The tests a command works on: the suites or tests named, less what
  * --filter, --exclude, --rerun-failed and --shard leave out, in the order
  * --shuffle gives (or longest first, by the durations remembered).
@@ -234,9 +263,7 @@ void find_tests(struct session *s, struct test_list *tests)
 		while (i < tests->n && !matches_any(&o->filters[f], 1, tests->v[i].id))
 			i++;
 		if (i == tests->n)
-			die(EXIT_USAGE,
-			    "--filter='%s' matches no test file id%s; 'umlrun list' shows them",
-			    o->filters[f], o->nargs ? " of the suites or tests named" : "");
+			die_no_match(o, o->filters[f]);
 	}
 	keep = xcalloc(tests->n, sizeof(bool));
 	for (size_t i = 0; i < tests->n; i++)

@@ -17,9 +17,32 @@
 
 #include "commands.h"
 #include "hwsim.h"
+#include "selection.h"
 #include "tap.h"
 
 static char *scratch; /* the project, the suites, the results, the cache */
+
+/*
+ * kselftest, once its targets are built: find_tests over the suites it
+ * generated (here the scratch's suite s), as its run_session calls it
+ * (cmd_kselftest: suite_dir and args replaced). Its exit code.
+ */
+static int kselftest_selected(const struct opts *o)
+{
+	static char *suites[] = { "s", NULL };
+	struct opts run = *o;
+	struct session s = { .o = &run };
+	_cleanup_free_ char *dir = xasprintf("%s/suites", scratch);
+	struct test_list tests;
+
+	run.suite_dir = dir;
+	run.args = suites;
+	run.nargs = 1;
+	find_project(&s);
+	find_tests(&s, &tests);
+	tests_free(&tests);
+	return 0;
+}
 
 /*
  * argv (NULL-terminated) as main runs it, in a child: its stdout and
@@ -54,6 +77,8 @@ static int run_cmd(char **argv)
 			exit(cmd_compare(&o));
 		case CMD_HWSIM:
 			exit(cmd_hwsim(&o));
+		case CMD_KSELFTEST:
+			exit(kselftest_selected(&o));
 		default:
 			_exit(126);
 		}
@@ -370,13 +395,51 @@ static void test_hwsim_rerun_shard(void)
 	}
 }
 
+/*
+ * A --filter that matches no test file id: the hint names the listing of
+ * the command's own ids, not 'umlrun list' (which lists the project's
+ * suites, not kselftest's or hwsim's generated ones).
+ */
+static void test_filter_hint(void)
+{
+	_cleanup_free_ char *hostap = xasprintf("--hostap=%s/hostap", scratch);
+	_cleanup_free_ char *suites = xasprintf("--suite-dir=%s/suites", scratch);
+	_cleanup_free_ char *want_run = xasprintf("; 'umlrun list %s' shows them\n", suites);
+	char *hwsim[] = { "umlrun", "hwsim", hostap, "--list", "-j1", "--filter=hwsim/*-z*", NULL };
+	char *kselftest[] = { "umlrun", "kselftest", "--filter=*/t*-leap*", NULL };
+	char *run[] = { "umlrun", "run", suites, "--list", "--filter=*/t*-leap*", NULL };
+	char *err;
+
+	is_int(run_cmd(hwsim), 2, "hwsim --filter matching no batch: exit 2");
+	err = scratch_text("err");
+	ok(strstr(err, "'umlrun hwsim --list'") && strstr(err, "hwsim/tNNNN-MODULE") &&
+	       !strstr(err, "umlrun list"),
+	   "hwsim --filter matching no batch: the ids are its batches', its --list names them");
+	if (!strstr(err, "'umlrun hwsim --list'"))
+		diag("  got: %s", err);
+	free(err);
+	is_int(run_cmd(kselftest), 2, "kselftest --filter matching no program: exit 2");
+	err = scratch_text("err");
+	ok(strstr(err, "'umlrun kselftest --list' with the same TARGETs") &&
+	       !strstr(err, "umlrun list"),
+	   "kselftest --filter matching no program: its --list names them");
+	if (!strstr(err, "'umlrun kselftest --list'"))
+		diag("  got: %s", err);
+	free(err);
+	is_int(run_cmd(run), 2, "run --suite-dir --filter matching nothing: exit 2");
+	err = scratch_text("err");
+	has_str(err, want_run, "run --suite-dir --filter matching nothing: list of that folder");
+	free(err);
+}
+
 int main(void)
 {
-	plan(15);
+	plan(15 + 6);
 	make_scratch();
 	test_compare_nothing_failed();
 	test_hwsim_list();
 	test_hwsim_rerun_shard();
+	test_filter_hint();
 	rm_rf(scratch);
 	free(scratch);
 	return done_testing();
