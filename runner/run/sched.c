@@ -103,6 +103,12 @@ struct slot {
 	size_t results; /* the results seen so far (for so->result_wall_timeout) */
 };
 
+/* A follow-up queued, and the run it follows. */
+struct queued_follow {
+	const char *id;
+	int attempt;
+};
+
 struct sched {
 	const struct sched_opts *so;
 	struct sched_result *res;
@@ -110,6 +116,8 @@ struct sched {
 	size_t qhead, qlen;
 	struct slot *slots;
 	size_t total, done, passed, failed;
+	struct queued_follow *queued; /* the follow-ups queued so far (follow_queued) */
+	size_t nqueued;
 	double t0, wall_sum;
 	int drawn; /* progress lines on screen */
 };
@@ -906,6 +914,24 @@ static void retry(struct sched *s, struct slot *sl, const char *reason)
 	sl->job.first_out = sl->job.first_err = NULL;
 }
 
+/*
+ * Whether follow-up t of run attempt is queued already, else noted as
+ * queued now. Each runs once in each run it follows, however many tests
+ * or tries name it (its folder is named by the run), and under
+ * --check-determinism once for them all: its first run queues the next
+ * in turn, as an ordinary file's does, for them to be compared with it.
+ */
+static bool follow_queued(struct sched *s, const struct test *t, int attempt)
+{
+	for (size_t i = 0; i < s->nqueued; i++)
+		if (!strcmp(s->queued[i].id, t->id) &&
+		    (s->queued[i].attempt == attempt || s->so->check_determinism))
+			return true;
+	s->queued = xrealloc(s->queued, (s->nqueued + 1) * sizeof(*s->queued));
+	s->queued[s->nqueued++] = (struct queued_follow){ t->id, attempt };
+	return false;
+}
+
 static void print_block(struct sched *s, struct slot *sl)
 {
 	const struct strbuf *k = s->so->quiet ? &sl->io.kblock : &sl->io.block;
@@ -1001,13 +1027,18 @@ static void slot_finish(struct sched *s, struct slot *sl)
 		/*
 		 * Each in the run it follows (its attempt): under --seeds its
 		 * seed, which its results and the replay line name, and under
-		 * --repeat its own folder, not run 1's.
+		 * --repeat its own folder, not run 1's. Under
+		 * --check-determinism its runs from that one on.
 		 */
 		for (size_t i = 0; more && more[i]; i++) {
+			int a = sl->job.attempt;
+
 			emit_detail(&sl->io, "# %s: %s follows\n", sl->job.t->id, more[i]->id);
-			enqueue(s, (struct job){ .t = more[i], .attempt = sl->job.attempt });
-			s->total++;
 			followed = true;
+			if (follow_queued(s, more[i], a))
+				continue;
+			enqueue(s, (struct job){ .t = more[i], .attempt = a });
+			s->total += so->check_determinism ? (size_t)(so->repeat - a + 1) : 1;
 		}
 		free(more);
 	}
@@ -1220,6 +1251,7 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 		free(s.queue[i].first_err);
 	}
 	free(s.queue);
+	free(s.queued);
 	free(s.slots);
 	return r;
 }

@@ -54,7 +54,11 @@ struct sched_opts {
 	 * follow_up gets its verdict and results (it may add results, as the
 	 * case a batch was stuck in) and returns the test files to queue, a
 	 * NULL-terminated array it allocated (or NULL). The tests must outlive
-	 * the results. A test file that is followed up is not retried.
+	 * the results. A test file that is followed up is not retried. What
+	 * follows runs in the run it follows (--repeat, --seeds), once however
+	 * often it is returned for that run (by its id); under
+	 * --check-determinism in that run and each after it, in turn, each
+	 * compared with run 1, as a test file's runs are.
 	 */
 	const struct test **(*follow_up)(void *ctx, const struct test *t, enum verdict v,
 					 struct ktap *k);

@@ -200,6 +200,135 @@ static void test_seeds_follow_up(void)
 	sched_result_free(&res);
 }
 
+/* sched_opts.follow_up: ctx's test follows every failed run of another from its call "from" on. */
+struct follow {
+	const struct test *then;
+	int from, calls;
+};
+
+static const struct test **follow_from(void *ctx, const struct test *t, enum verdict v,
+				       struct ktap *k)
+{
+	struct follow *f = ctx;
+	const struct test **more = xcalloc(2, sizeof(*more));
+
+	(void)v;
+	(void)k;
+	if (t != f->then && ++f->calls >= f->from)
+		more[0] = f->then;
+	return more;
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Runs the tests; *runs gets each record as " FILE@RUN VERDICT", in that
+ * order (the order they end in varies with -j), *reasons the reasons
+ * given, " FILE@RUN: REASON".
+ */
+static void follow_runs(struct sched_opts *so, struct test *t, size_t n, struct strbuf *runs,
+			struct strbuf *reasons)
+{
+	static int nrun;
+	_cleanup_free_ char *run = xasprintf("%s/follow%d", stage_dir, ++nrun);
+	_cleanup_free_ char *ktap = xasprintf("%s.ktap", run);
+	struct sched_result res;
+	struct uerr e = { 0 };
+	char **v;
+
+	so->base.stage = &stage;
+	so->base.mode = TT_INF_CPU;
+	so->console_copy = -1;
+	so->run_dir = run;
+	mkdir_p(run, 0755);
+	so->run_ktap = fopen(ktap, "we");
+	if (sched_run(so, t, n, &res, &e) < 0)
+		diag("sched_run: %s", e.msg);
+	fclose(so->run_ktap);
+	v = xcalloc(res.nrec + 1, sizeof(*v));
+	for (size_t i = 0; i < res.nrec; i++)
+		v[i] = xasprintf(" %s@%d %s", res.rec[i].test->file, res.rec[i].attempt,
+				 verdict_name(res.rec[i].verdict));
+	qsort(v, res.nrec, sizeof(*v), by_text);
+	for (size_t i = 0; i < res.nrec; i++)
+		sb_adds(runs, v[i]);
+	strv_free(v);
+	for (size_t i = 0; i < res.nrec; i++)
+		if (res.rec[i].reason)
+			sb_printf(reasons, " %s@%d: %s", res.rec[i].test->file, res.rec[i].attempt,
+				  res.rec[i].reason);
+	sched_result_free(&res);
+}
+
+/*
+ * --repeat, --check-determinism: a test file that follows another (hwsim's
+ * retry of a batch's failed cases, the rest after a stuck case) runs once
+ * in each run it follows, however many of the runs it is queued by; under
+ * --check-determinism its runs go in turn, each compared with its first.
+ */
+static void test_follow_up_runs(void)
+{
+	static const char want[] =
+	    " t0002-fail.sh@1 fail t0002-fail.sh@2 fail t0002-fail.sh@3 fail"
+	    " t0005-pass.sh@1 pass t0005-pass.sh@2 pass t0005-pass.sh@3 pass";
+	struct test t[1] = { fake_test("t0002-fail.sh", 30) };
+	struct test then = fake_test("t0005-pass.sh", 30);
+	struct test random = fake_test("t0006-random.sh", 30);
+	struct strbuf runs = { 0 }, reasons = { 0 };
+	struct follow f = { &then, 1, 0 };
+	struct sched_opts so;
+
+	for (int jobs = 1; jobs <= 2; jobs++) {
+		_cleanup_free_ char *what = NULL;
+
+		memset(&so, 0, sizeof(so));
+		so.jobs = jobs;
+		so.repeat = 3;
+		so.follow_up = follow_from;
+		so.follow_ctx = &f;
+		f.calls = 0;
+		follow_runs(&so, t, 1, &runs, &reasons);
+		what = xasprintf("--repeat=3 -j%d: what follows each failed run runs once in it",
+				 jobs);
+		is_str(runs.buf ? runs.buf : "", want, what);
+		sb_release(&runs);
+		sb_release(&reasons);
+
+		so.check_determinism = true;
+		f.calls = 0;
+		follow_runs(&so, t, 1, &runs, &reasons);
+		free(what);
+		what =
+		    xasprintf("--check-determinism -j%d: what follows runs once in each run", jobs);
+		is_str(runs.buf ? runs.buf : "", want, what);
+		sb_release(&runs);
+		sb_release(&reasons);
+	}
+
+	/* Its output that differs from run to run: runs 2 and 3 fail, compared with run 1. */
+	memset(&so, 0, sizeof(so));
+	so.jobs = 1;
+	so.repeat = 3;
+	so.check_determinism = true;
+	so.follow_up = follow_from;
+	so.follow_ctx = &f;
+	f = (struct follow){ &random, 1, 0 };
+	follow_runs(&so, t, 1, &runs, &reasons);
+	is_str(runs.buf ? runs.buf : "",
+	       " t0002-fail.sh@1 fail t0002-fail.sh@2 fail t0002-fail.sh@3 fail"
+	       " t0006-random.sh@1 pass t0006-random.sh@2 fail t0006-random.sh@3 fail",
+	       "--check-determinism: what follows is compared run by run as any file");
+	has_str(reasons.buf ? reasons.buf : "",
+		" t0006-random.sh@3: ERROR not deterministic: runs 1 and 3 differ at result "
+		"output line 3",
+		"--check-determinism: its run 3 differs from its run 1");
+	sb_release(&runs);
+	sb_release(&reasons);
+}
+
 int main(int argc, char **argv)
 {
 	if (fake_guest_called(argc, argv))
@@ -214,6 +343,7 @@ int main(int argc, char **argv)
 	supervise_block_signals();
 	test_sched_fake();
 	test_seeds_follow_up();
+	test_follow_up_runs();
 	rm_rf(stage_dir);
 	return done_testing();
 }
