@@ -22,9 +22,10 @@ struct job {
 	const struct test *t;
 	int attempt;	 /* 1..repeat */
 	int tries;	 /* runs so far of this attempt (--retry) */
-	char *first_out; /* run 1's output (--check-determinism) */
+	int first;	 /* the run the others are compared with: 1, or a follow-up's first */
+	char *first_out; /* run first's output (--check-determinism) */
 	char *first_err;
-	uint64_t first_hash[2]; /* run 1's output and stderr, whole */
+	uint64_t first_hash[2]; /* run first's output and stderr, whole */
 };
 
 /*
@@ -860,14 +861,14 @@ static char *close_logs(struct test_io *io)
 	return NULL;
 }
 
-/* --check-determinism: compare with run 1; returns the difference or NULL. */
+/* --check-determinism: compare with the job's run first; returns the difference or NULL. */
 static char *compare_runs(struct slot *sl)
 {
 	const char *out = sl->io.out_all.buf ? sl->io.out_all.buf : "";
 	const char *err = sl->io.err_all.buf ? sl->io.err_all.buf : "";
 	char *d;
 
-	if (sl->job.attempt == 1) {
+	if (sl->job.attempt == sl->job.first) {
 		free(sl->job.first_out);
 		free(sl->job.first_err);
 		sl->job.first_out = xstrdup(out);
@@ -910,7 +911,7 @@ static void retry(struct sched *s, struct slot *sl, const char *reason)
 	     j.t->id, reason ? " (" : "", reason ? reason : "", reason ? ")" : "", j.tries,
 	     s->so->retry, aside);
 	enqueue(s, j);
-	/* The queued try owns run 1's output now. */
+	/* The queued try owns its first run's output now. */
 	sl->job.first_out = sl->job.first_err = NULL;
 }
 
@@ -1002,11 +1003,11 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	sl->job.tries++;
 	v = verdict_of(&o, &sl->ktap, &reason);
 	if (so->check_determinism && v != V_INTERRUPTED && (diff = compare_runs(sl))) {
-		emit_detail(&sl->io, "    # not deterministic: run 1 and run %d differ at %s\n",
-			    sl->job.attempt, diff);
+		emit_detail(&sl->io, "    # not deterministic: run %d and run %d differ at %s\n",
+			    sl->job.first, sl->job.attempt, diff);
 		free(reason);
-		reason = xasprintf("ERROR not deterministic: runs 1 and %d differ at %s",
-				   sl->job.attempt, diff);
+		reason = xasprintf("ERROR not deterministic: runs %d and %d differ at %s",
+				   sl->job.first, sl->job.attempt, diff);
 		if (v == V_PASS || v == V_SKIP)
 			v = V_FAIL;
 		free(diff);
@@ -1028,7 +1029,8 @@ static void slot_finish(struct sched *s, struct slot *sl)
 		 * Each in the run it follows (its attempt): under --seeds its
 		 * seed, which its results and the replay line name, and under
 		 * --repeat its own folder, not run 1's. Under
-		 * --check-determinism its runs from that one on.
+		 * --check-determinism that run is its first, and it is
+		 * compared with it in the runs after.
 		 */
 		for (size_t i = 0; more && more[i]; i++) {
 			int a = sl->job.attempt;
@@ -1037,7 +1039,7 @@ static void slot_finish(struct sched *s, struct slot *sl)
 			followed = true;
 			if (follow_queued(s, more[i], a))
 				continue;
-			enqueue(s, (struct job){ .t = more[i], .attempt = a });
+			enqueue(s, (struct job){ .t = more[i], .attempt = a, .first = a });
 			s->total += so->check_determinism ? (size_t)(so->repeat - a + 1) : 1;
 		}
 		free(more);
@@ -1058,12 +1060,13 @@ static void slot_finish(struct sched *s, struct slot *sl)
 	}
 	/* --check-determinism runs one test's repeats in turn: queue the next. */
 	if (so->check_determinism && sl->job.attempt < so->repeat && !s->res->host_signal) {
-		struct job next = { sl->job.t,
-				    sl->job.attempt + 1,
-				    0,
-				    sl->job.first_out,
-				    sl->job.first_err,
-				    { sl->job.first_hash[0], sl->job.first_hash[1] } };
+		struct job next = { .t = sl->job.t,
+				    .attempt = sl->job.attempt + 1,
+				    .first = sl->job.first,
+				    .first_out = sl->job.first_out,
+				    .first_err = sl->job.first_err,
+				    .first_hash = { sl->job.first_hash[0],
+						    sl->job.first_hash[1] } };
 
 		sl->job.first_out = sl->job.first_err = NULL;
 		enqueue(s, next);
@@ -1183,7 +1186,8 @@ int sched_run(const struct sched_opts *so, const struct test *tests, size_t n,
 	for (size_t i = 0; i < n; i++)
 		for (int a = 1; a <= so->repeat; a++)
 			if (a == 1 || !so->check_determinism)
-				enqueue(&s, (struct job){ .t = &tests[i], .attempt = a });
+				enqueue(&s,
+					(struct job){ .t = &tests[i], .attempt = a, .first = 1 });
 	s.total = n * (size_t)so->repeat;
 
 	for (;;) {

@@ -58,7 +58,7 @@ struct sched_opts {
 	 * follows runs in the run it follows (--repeat, --seeds), once however
 	 * often it is returned for that run (by its id); under
 	 * --check-determinism in that run and each after it, in turn, each
-	 * compared with run 1, as a test file's runs are.
+	 * compared with that first one, as a test file's runs are with run 1.
 	 */
 	const struct test **(*follow_up)(void *ctx, const struct test *t, enum verdict v,
 					 struct ktap *k);

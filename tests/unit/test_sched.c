@@ -327,6 +327,20 @@ static void test_follow_up_runs(void)
 		"--check-determinism: its run 3 differs from its run 1");
 	sb_release(&runs);
 	sb_release(&reasons);
+
+	/* Run 1 has nothing follow it, run 2 has: its runs from 2 on, compared with run 2. */
+	f = (struct follow){ &random, 2, 0 };
+	follow_runs(&so, t, 1, &runs, &reasons);
+	is_str(runs.buf ? runs.buf : "",
+	       " t0002-fail.sh@1 fail t0002-fail.sh@2 fail t0002-fail.sh@3 fail"
+	       " t0006-random.sh@2 pass t0006-random.sh@3 fail",
+	       "--check-determinism: what first follows run 2 runs in runs 2 and 3");
+	has_str(reasons.buf ? reasons.buf : "",
+		" t0006-random.sh@3: ERROR not deterministic: runs 2 and 3 differ at result "
+		"output line 3",
+		"--check-determinism: compared with its first run, run 2");
+	sb_release(&runs);
+	sb_release(&reasons);
 }
 
 int main(int argc, char **argv)
