@@ -619,6 +619,7 @@ void test_free(struct test *t)
 	free(t->suite);
 	free(t->file);
 	free(t->id);
+	free(t->staged_id);
 	free(t->mem);
 	free(t->cmdline);
 }

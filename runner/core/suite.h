@@ -29,6 +29,13 @@ struct test {
 	char *suite;
 	char *file; /* tNNNN-name.sh */
 	char *id;   /* SUITE/tNNNN-name.sh */
+	/*
+	 * What the guest runs (umlrun.test=), when not id: a file a run added,
+	 * staged under a name of its own, SUITE/FILE (hwsim's retry of a
+	 * batch, whose cases may differ from run to run, by its content). Its
+	 * results, folder and line are id's.
+	 */
+	char *staged_id;
 	long timeout;
 	double wall_timeout;
 	char *mem;

@@ -648,7 +648,8 @@ static int slot_start(struct sched *s, struct slot *sl, struct job job, struct u
 		return -1;
 	sl->spec = so->base;
 	sl->spec.index = sl->index;
-	sl->spec.test = t->id;
+	/* What a run added, under the name it was staged as (sched_opts.follow_up). */
+	sl->spec.test = t->staged_id ? t->staged_id : t->id;
 	if (so->seeds)
 		sl->spec.random_seed = seed;
 	sl->spec.sim_timeout = so->timeout ? so->timeout : t->timeout;

@@ -59,6 +59,9 @@ struct sched_opts {
 	 * often it is returned for that run (by its id); under
 	 * --check-determinism in that run and each after it, in turn, each
 	 * compared with that first one, as a test file's runs are with run 1.
+	 * Its guest runs its staged_id when it has one: what differs from run
+	 * to run (the cases a batch failed) is staged under a name of its own,
+	 * so that no run's guest reads another run's.
 	 */
 	const struct test **(*follow_up)(void *ctx, const struct test *t, enum verdict v,
 					 struct ktap *k);
