@@ -348,13 +348,19 @@ static size_t batch_cases(const char *text, char ***out)
 	return n;
 }
 
-/* A test file named file less ".sh" plus suffix, in both dirs; cases from..n of cases. */
+/*
+ * Test file name (its id's), its cases those n of cases after t's head,
+ * written in both dirs under the name of its content (hwsim_follow_up).
+ */
 static struct test *batch_file(const char *const dirs[2], const struct test *t, const char *text,
 			       const char *name, char **cases, size_t n)
 {
 	const char *head_end = strstr(text, "\nhwsim_cases");
+	_cleanup_free_ char *staged = NULL;
+	struct hasher *h;
 	struct strbuf sb = { 0 };
 	struct test *nt = NULL;
+	char hex[65];
 
 	if (!head_end || !test_name_valid(name))
 		return NULL;
@@ -364,8 +370,12 @@ static struct test *batch_file(const char *const dirs[2], const struct test *t, 
 	for (size_t i = 0; i < n; i++)
 		sb_printf(&sb, " \\\n\t%s", cases[i]);
 	sb_adds(&sb, "\n");
+	h = hasher_new();
+	hasher_add(h, sb.buf, sb.len);
+	hasher_final(h, hex);
+	staged = xasprintf("%.*s.%.*s.sh", (int)(strlen(name) - 3), name, HWSIM_STAGED_HASH, hex);
 	for (int d = 0; d < 2; d++) {
-		_cleanup_free_ char *to = xasprintf("%s/%s", dirs[d], name);
+		_cleanup_free_ char *to = xasprintf("%s/%s", dirs[d], staged);
 
 		if (write_file_atomic(to, sb.buf, sb.len) < 0 || chmod(to, 0755) < 0) {
 			sb_release(&sb);
@@ -378,6 +388,7 @@ static struct test *batch_file(const char *const dirs[2], const struct test *t, 
 	nt->suite = xstrdup(t->suite);
 	nt->file = xstrdup(name);
 	nt->id = xasprintf("%s/%s", t->suite, name);
+	nt->staged_id = xasprintf("%s/%s", t->suite, staged);
 	nt->mem = t->mem ? xstrdup(t->mem) : NULL;
 	nt->cmdline = t->cmdline ? xstrdup(t->cmdline) : NULL;
 	return nt;
@@ -386,7 +397,9 @@ static struct test *batch_file(const char *const dirs[2], const struct test *t, 
 const struct test **hwsim_follow_up(const char *const dirs[2], const struct test *t, enum verdict v,
 				    struct ktap *k, bool retry)
 {
-	_cleanup_free_ char *path = xasprintf("%s/%s", dirs[0], t->file);
+	/* What its guest read: a follow-up's own file, by its content. */
+	const char *staged = t->staged_id ? strrchr(t->staged_id, '/') : NULL;
+	_cleanup_free_ char *path = xasprintf("%s/%s", dirs[0], staged ? staged + 1 : t->file);
 	_cleanup_free_ char *text = NULL;
 	_cleanup_free_ char *stem = NULL;
 	const struct test **more = xcalloc(3, sizeof(*more));

@@ -115,6 +115,8 @@ char *hwsim_batch_file(const struct hwsim_list *sel, const size_t *starts, size_
 
 /* A batch of the failed cases of another, run again alone: tNNNN-...-retry.sh. */
 #define HWSIM_RETRY_SUFFIX "-retry"
+/* The hex digits of a follow-up's hash in the name it is staged as. */
+#define HWSIM_STAGED_HASH 8
 
 /*
  * What follows a batch that did not pass (sched_opts.follow_up), written
@@ -124,7 +126,13 @@ char *hwsim_batch_file(const struct hwsim_list *sel, const size_t *starts, size_
  *   tNNNN-MODULE[-K]-after-CASE.sh;
  * - with retry, its failed cases (not that one) again, in a fresh guest:
  *   tNNNN-...-retry.sh (a retry's own failures are not retried).
- * Returns those tests (allocated, NULL-terminated).
+ * Those are their ids and folders; the guest runs each as NAME.HASH.sh
+ * (test.staged_id; NAME without .sh), HASH the first HWSIM_STAGED_HASH
+ * hex digits of the SHA-256 of its content: the runs of a batch (--seeds,
+ * --repeat) may fail different cases, and each run's retry must read its
+ * own run's, whichever run ends first, under the name a replay of that
+ * run gives it (the command line seeds the guest's random pool). Returns
+ * those tests (allocated, NULL-terminated).
  */
 const struct test **hwsim_follow_up(const char *const dirs[2], const struct test *t, enum verdict v,
 				    struct ktap *k, bool retry);

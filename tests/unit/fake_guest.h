@@ -11,6 +11,7 @@
 #ifndef UMLRUN_FAKE_GUEST_H
 #define UMLRUN_FAKE_GUEST_H
 
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -55,6 +56,66 @@ static inline int fake_guest_stage(char *tmpl)
 static inline bool fake_guest_called(int argc, char **argv)
 {
 	return fake_param(argc, argv, "umlrun.test=") != NULL;
+}
+
+/*
+ * Mode hwsim, and hwsim-retry, hwsim-after-CASE (what follows a batch of
+ * hostap's cases, runner/run/hwsim.h): the cases its file names after
+ * `hwsim_cases`, read from the stage as the guest reads its test file,
+ * one result each. In a batch (mode hwsim itself) case seedS fails when
+ * the guest's seed is S, case first fails in the first batch to start
+ * (which makes STAGE/hwsim-first) and case later in the others; in what
+ * follows it every case passes.
+ */
+static inline int fake_hwsim(int argc, char **argv, bool batch)
+{
+	const char *root = fake_param(argc, argv, "hostfs=");
+	const char *suite = fake_param(argc, argv, "umlrun.suite=");
+	const char *test = fake_param(argc, argv, "umlrun.test=");
+	const char *seed = fake_param(argc, argv, "umlrun.seed=");
+	char path[PATH_MAX], text[4096], out[8192], word[128];
+	const char *p;
+	bool first = false, failed = false;
+	size_t len = 0;
+	int fd, n = 0;
+	ssize_t got;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", root ? root : ".", suite ? suite : "", test);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || (got = read(fd, text, sizeof(text) - 1)) < 0)
+		return 98;
+	close(fd);
+	text[got] = '\0';
+	if (batch) {
+		snprintf(path, sizeof(path), "%s/../hwsim-first", root ? root : ".");
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		first = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	say(4, "begin sim=0.000000000\n");
+	p = strstr(text, "hwsim_cases");
+	for (p = p ? p + strlen("hwsim_cases") : ""; *(p += strspn(p, " \t\\\n"));) {
+		size_t l = strcspn(p, " \t\\\n");
+		bool fails;
+
+		snprintf(word, sizeof(word), "%.*s", (int)l, p);
+		p += l;
+		fails = batch &&
+			((!strncmp(word, "seed", 4) && seed && !strcmp(word + 4, seed)) ||
+			 (!strcmp(word, "first") && first) || (!strcmp(word, "later") && !first));
+		failed |= fails;
+		len += (size_t)snprintf(out + len, sizeof(out) - len, "%s %d %s\n",
+					fails ? "not ok" : "ok", ++n, word);
+		if (len >= sizeof(out))
+			return 97;
+	}
+	say(3, "KTAP version 1\n");
+	snprintf(word, sizeof(word), "1..%d\n", n);
+	say(3, word);
+	say(3, out);
+	say(4, failed ? "end exit=1 sim=1.000000000\n" : "end exit=0 sim=1.000000000\n");
+	return 0;
 }
 
 static inline int fake_guest(int argc, char **argv)
@@ -162,6 +223,8 @@ static inline int fake_guest(int argc, char **argv)
 		say(4, "end exit=0 sim=1.000000000\n");
 		return 0;
 	}
+	if (!strncmp(mode, "hwsim", 5))
+		return fake_hwsim(argc, argv, !strcmp(mode, "hwsim"));
 	return 99;
 }
 

@@ -92,6 +92,32 @@ static void test_batches(void)
 	hwsim_list_free(&l);
 }
 
+/* The text of what the guest of follow-up t reads, in dir (its staged file), or NULL. */
+static char *staged_text(const char *dir, const struct test *t)
+{
+	const char *name = t && t->staged_id ? strrchr(t->staged_id, '/') : NULL;
+	_cleanup_free_ char *path = name ? xasprintf("%s%s", dir, name) : NULL;
+	char *text = NULL;
+
+	if (!path || read_file(path, &text, NULL) < 0)
+		return NULL;
+	return text;
+}
+
+/* Whether follow-up t has id SUITE/NAME.sh and is staged as SUITE/NAME.HASH.sh. */
+static bool staged_as(const struct test *t, const char *name)
+{
+	_cleanup_free_ char *id = xasprintf(HWSIM_SUITE "/%s.sh", name);
+	_cleanup_free_ char *stem = xasprintf(HWSIM_SUITE "/%s.", name);
+	const char *hash;
+
+	if (!t || strcmp(t->id, id) || !t->staged_id || strncmp(t->staged_id, stem, strlen(stem)))
+		return false;
+	hash = t->staged_id + strlen(stem);
+	return strspn(hash, "0123456789abcdef") == HWSIM_STAGED_HASH &&
+	       !strcmp(hash + HWSIM_STAGED_HASH, ".sh");
+}
+
 static void test_suite_and_follow_up(void)
 {
 	char tmpl[] = "/tmp/test_hwsim.XXXXXX";
@@ -102,18 +128,14 @@ static void test_suite_and_follow_up(void)
 	};
 	struct uerr e;
 	struct ktap k;
-	char *text = NULL, *rest_text = NULL;
-	const struct test *rest, **more;
+	char *text = NULL, *rest_text = NULL, *rest_mine = NULL;
+	const struct test *rest, *retried = NULL, **more;
 	char *retry_text = NULL;
-	_cleanup_free_ char *retryp = NULL;
 	struct test t = { 0 };
 	_cleanup_free_ char *suite = xasprintf("%s/" HWSIM_SUITE, dir);
 	_cleanup_free_ char *copy = xasprintf("%s/copy", dir);
 	_cleanup_free_ char *first = xasprintf("%s/t0001-m.sh", suite);
-	_cleanup_free_ char *restp = xasprintf("%s/t0001-m-after-m1.sh", copy);
 	const char *dirs[2] = { suite, copy };
-
-	retryp = xasprintf("%s/t0001-m-retry.sh", copy);
 
 	add_module(&l, "m", "m", 4);
 	ok(hwsim_suite_write(dir, &l, &lay, &e) == 0 && read_file(first, &text, NULL) == 0 &&
@@ -130,9 +152,11 @@ static void test_suite_and_follow_up(void)
 	rest = more ? more[0] : NULL;
 	ok(k.ncases == 2 && k.cases[1].result == KTAP_FAIL && !strcmp(k.cases[1].title, "m1"),
 	   "follow-up: the case it was stuck in is a failed result");
-	ok(rest && !strcmp(rest->file, "t0001-m-after-m1.sh") &&
-	       read_file(restp, &rest_text, NULL) == 0 && !strstr(rest_text, "\tm1") &&
-	       strstr(rest_text, "\tm2 \\\n\tm3\n"),
+	rest_text = staged_text(copy, rest);
+	rest_mine = staged_text(suite, rest);
+	ok(staged_as(rest, "t0001-m-after-m1") && !strcmp(rest->file, "t0001-m-after-m1.sh") &&
+	       rest_text && !strstr(rest_text, "\tm1") && strstr(rest_text, "\tm2 \\\n\tm3\n") &&
+	       rest_mine && !strcmp(rest_text, rest_mine),
 	   "follow-up: the cases after it in a file of their own, in both folders");
 	ktap_free(&k);
 	ktap_init(&k);
@@ -152,11 +176,65 @@ static void test_suite_and_follow_up(void)
 	ktap_feed(&k, "ok 3 m2");
 	ktap_feed(&k, "not ok 4 m3");
 	more = hwsim_follow_up(dirs, &t, V_FAIL, &k, true);
-	ok(more && more[0] && !more[1] && !strcmp(more[0]->file, "t0001-m-retry.sh") &&
-	       read_file(retryp, &retry_text, NULL) == 0 &&
+	retried = more ? more[0] : NULL;
+	retry_text = staged_text(copy, retried);
+	ok(retried && !more[1] && staged_as(retried, "t0001-m-retry") &&
+	       !strcmp(retried->file, "t0001-m-retry.sh") && retry_text &&
 	       strstr(retry_text, "hwsim_cases \\\n\tm1 \\\n\tm3\n"),
 	   "follow-up: the failed cases again, alone, in a retry file");
 	free(more);
+	{
+		/*
+		 * --seeds, --repeat: another run of the batch failed m0 and m2.
+		 * Its retry has the same id, staged in a file of its own: the
+		 * first run's keeps its cases, whichever retry boots first.
+		 */
+		_cleanup_free_ char *other_text = NULL, *first_text = NULL, *after_text = NULL;
+		const struct test *other, *again, *after;
+		struct ktap k2;
+
+		ktap_init(&k2);
+		ktap_feed(&k2, "not ok 1 m0");
+		ktap_feed(&k2, "ok 2 m1");
+		ktap_feed(&k2, "not ok 3 m2");
+		ktap_feed(&k2, "ok 4 m3");
+		more = hwsim_follow_up(dirs, &t, V_FAIL, &k2, true);
+		other = more ? more[0] : NULL;
+		free(more);
+		ktap_free(&k2);
+		other_text = staged_text(copy, other);
+		first_text = staged_text(copy, retried);
+		ok(staged_as(other, "t0001-m-retry") && retried &&
+		       strcmp(other->staged_id, retried->staged_id),
+		   "follow-up: another run's retry has the same id, staged under a name of its "
+		   "own");
+		ok(other_text && strstr(other_text, "hwsim_cases \\\n\tm0 \\\n\tm2\n") &&
+		       first_text && strstr(first_text, "hwsim_cases \\\n\tm1 \\\n\tm3\n"),
+		   "follow-up: each run's retry file holds its own run's cases");
+		/* The same failures (a replay of the first run): the same name. */
+		ktap_init(&k2);
+		ktap_feed(&k2, "ok 1 m0");
+		ktap_feed(&k2, "not ok 2 m1");
+		ktap_feed(&k2, "ok 3 m2");
+		ktap_feed(&k2, "not ok 4 m3");
+		more = hwsim_follow_up(dirs, &t, V_FAIL, &k2, true);
+		again = more ? more[0] : NULL;
+		free(more);
+		ktap_free(&k2);
+		ok(again && retried && !strcmp(again->staged_id, retried->staged_id),
+		   "follow-up: the same cases are staged under the same name, whichever run");
+		/* The other run's retry, stuck in its first case: the rest of its own cases. */
+		ktap_init(&k2);
+		more = other ? hwsim_follow_up(dirs, other, V_TIMEOUT, &k2, true) : NULL;
+		after = more ? more[0] : NULL;
+		after_text = staged_text(copy, after);
+		ok(k2.ncases == 1 && !strcmp(k2.cases[0].title, "m0") &&
+		       staged_as(after, "t0001-m-retry-after-m0") && after_text &&
+		       strstr(after_text, "hwsim_cases \\\n\tm2\n"),
+		   "follow-up: what follows a run's retry is read from that run's file");
+		free(more);
+		ktap_free(&k2);
+	}
 	{
 		struct record rec[2] = { 0 };
 		struct test rt = t;
@@ -201,6 +279,7 @@ static void test_suite_and_follow_up(void)
 	ktap_free(&k);
 	free(text);
 	free(rest_text);
+	free(rest_mine);
 	free(retry_text);
 	hwsim_list_free(&l);
 	rm_rf(dir);
@@ -217,7 +296,7 @@ static void test_start(void)
 
 int main(void)
 {
-	plan(19);
+	plan(23);
 	test_parse();
 	test_select();
 	test_batches();

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "sched.h"
+#include "hwsim.h"
 #include "supervise.h"
 
 #include <stdlib.h>
@@ -343,6 +344,112 @@ static void test_follow_up_runs(void)
 	sb_release(&reasons);
 }
 
+/* sched_opts.follow_up of hwsim (cmd_hwsim.c's): dirs are ctx's, the stage's copy second. */
+static const struct test **follow_hwsim(void *ctx, const struct test *t, enum verdict v,
+					struct ktap *k)
+{
+	return hwsim_follow_up(ctx, t, v, k, true);
+}
+
+/*
+ * hwsim's retry of a batch's failed cases, through the scheduler and the
+ * fake guest, which reads the file it is given from the stage: each
+ * run's retry runs its own run's failed cases, whichever run ends first,
+ * under the one id, each in its run's folder; and so each run's batch is
+ * flaky by its own retry alone. The runs' failures differ: one case fails
+ * under each seed (--seeds), or in the first run and the later ones
+ * (--repeat, -j1: the first run's starts first).
+ */
+static void hwsim_runs(struct sched_opts *so, const char *cases, const char *want, const char *what)
+{
+	static int nrun;
+	_cleanup_free_ char *run = xasprintf("%s/hwsim%d", stage_dir, ++nrun);
+	_cleanup_free_ char *ktap = xasprintf("%s.ktap", run);
+	_cleanup_free_ char *mine = xasprintf("%s/mine", run);
+	_cleanup_free_ char *staged = xasprintf("%s/suite/fake", stage_dir);
+	_cleanup_free_ char *first = xasprintf("%s/hwsim-first", stage_dir);
+	_cleanup_free_ char *text =
+	    xasprintf("#!/bin/sh\n. ../lib/hwsim.sh\nhwsim_cases %s\n", cases);
+	const char *dirs[2] = { mine, staged };
+	struct test t[1] = { fake_test("t0001-hwsim.sh", 30) };
+	struct strbuf got = { 0 };
+	struct sched_result res;
+	struct uerr e = { 0 };
+
+	mkdir_p(mine, 0755);
+	mkdir_p(staged, 0755);
+	unlink(first);
+	for (int d = 0; d < 2; d++) {
+		_cleanup_free_ char *path = xasprintf("%s/t0001-hwsim.sh", dirs[d]);
+
+		write_file_atomic(path, text, strlen(text));
+	}
+	so->follow_up = follow_hwsim;
+	so->follow_ctx = dirs;
+	so->base.stage = &stage;
+	so->base.mode = TT_INF_CPU;
+	so->console_copy = -1;
+	so->run_dir = run;
+	so->run_ktap = fopen(ktap, "we");
+	if (sched_run(so, t, 1, &res, &e) < 0) {
+		diag("sched_run: %s", e.msg);
+		res.nrec = 0;
+	}
+	fclose(so->run_ktap);
+	hwsim_flaky(res.rec, res.nrec);
+	/* By run: the batch's verdict and failed cases, then its retry's id, folder and cases. */
+	for (int a = 1; a <= so->repeat; a++) {
+		sb_printf(&got, " %d:", a);
+		for (int retry = 0; retry < 2; retry++)
+			for (size_t i = 0; i < res.nrec; i++) {
+				const struct record *r = &res.rec[i];
+
+				if (r->attempt != a || (r->test == &t[0]) == retry)
+					continue;
+				if (retry)
+					sb_printf(&got, " then %s in %s:", r->test->id, r->dir);
+				else
+					sb_printf(&got, " %s", verdict_name(r->verdict));
+				for (size_t c = 0; c < r->ktap.ncases; c++)
+					if (retry || r->ktap.cases[c].result == KTAP_FAIL)
+						sb_printf(&got, " %s", r->ktap.cases[c].title);
+			}
+	}
+	is_str(got.buf ? got.buf : "", want, what);
+	sb_release(&got);
+	sched_result_free(&res);
+}
+
+static void test_hwsim_runs(void)
+{
+	struct sched_opts so;
+
+	for (int jobs = 1; jobs <= 2; jobs++) {
+		_cleanup_free_ char *what = xasprintf(
+		    "--seeds=5-6 -j%d: each seed's retry runs that seed's failed cases", jobs);
+
+		memset(&so, 0, sizeof(so));
+		so.jobs = jobs;
+		so.repeat = 2;
+		so.seeds = true;
+		so.seed0 = 5;
+		hwsim_runs(&so, "a seed5 seed6 b",
+			   " 1: flaky seed5 then fake/t0001-hwsim-retry.sh in "
+			   "fake/t0001-hwsim-retry.5: seed5"
+			   " 2: flaky seed6 then fake/t0001-hwsim-retry.sh in "
+			   "fake/t0001-hwsim-retry.6: seed6",
+			   what);
+	}
+	memset(&so, 0, sizeof(so));
+	so.jobs = 1;
+	so.repeat = 2;
+	hwsim_runs(
+	    &so, "a first later",
+	    " 1: flaky first then fake/t0001-hwsim-retry.sh in fake/t0001-hwsim-retry.1: first"
+	    " 2: flaky later then fake/t0001-hwsim-retry.sh in fake/t0001-hwsim-retry.2: later",
+	    "--repeat=2: each run's retry runs that run's failed cases");
+}
+
 int main(int argc, char **argv)
 {
 	if (fake_guest_called(argc, argv))
@@ -358,6 +465,7 @@ int main(int argc, char **argv)
 	test_sched_fake();
 	test_seeds_follow_up();
 	test_follow_up_runs();
+	test_hwsim_runs();
 	rm_rf(stage_dir);
 	return done_testing();
 }
