@@ -240,16 +240,18 @@ static int parse_seconds(const char *s, const char *what)
 }
 
 /*
- * Wait until fd is readable or the monotonic deadline passes: 1 readable,
- * 0 timeout.  A signal ends the program (128+N) and so does the death of
- * the daemon named with -P (EXIT_INFRA), both after cleanup.
+ * Wait until fd or fd2 (-1: none) is readable, or has hung up, or the
+ * monotonic deadline passes: 1 fd, 2 fd2, 0 timeout.  A signal ends the
+ * program (128+N) and so does the death of the daemon named with -P
+ * (EXIT_INFRA), both after cleanup.
  */
-static int wait_readable(int fd, long long deadline)
+static int wait_either(int fd, int fd2, long long deadline)
 {
-	struct pollfd pfd[3] = {
+	struct pollfd pfd[4] = {
 		{ .fd = fd, .events = POLLIN },
 		{ .fd = ctrl.sigfd, .events = POLLIN },
 		{ .fd = ctrl.pidfd, .events = POLLIN },
+		{ .fd = fd2, .events = POLLIN },
 	};
 
 	for (;;) {
@@ -258,7 +260,7 @@ static int wait_readable(int fd, long long deadline)
 
 		if (left <= 0)
 			return 0;
-		r = poll(pfd, 3, left > INT_MAX ? INT_MAX : (int)left);
+		r = poll(pfd, 4, left > INT_MAX ? INT_MAX : (int)left);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -275,9 +277,17 @@ static int wait_readable(int fd, long long deadline)
 		/* Data already queued wins over the news of the death. */
 		if (pfd[0].revents)
 			return 1;
+		if (pfd[3].revents)
+			return 2;
 		if (pfd[2].revents & POLLIN)
 			die_status(EXIT_INFRA, "the daemon (pid %d) exited", (int)ctrl.pid);
 	}
+}
+
+/* Wait until fd is readable or the deadline passes: 1 readable, 0 timeout. */
+static int wait_readable(int fd, long long deadline)
+{
+	return wait_either(fd, -1, deadline);
 }
 
 /* The only entry of dir that is a socket, as wpa_cli picks its default. */
@@ -378,9 +388,9 @@ static void arm_watch(int ifd, const char *dir)
 }
 
 /* Connect: 0, or the errno worth waiting on (ENOENT, ECONNREFUSED). */
-static int try_connect(const struct sockaddr_un *remote, int wait_s)
+static int try_connect(int fd, const struct sockaddr_un *remote, int wait_s)
 {
-	if (connect(ctrl.fd, (const struct sockaddr *)remote, sizeof(*remote)) == 0)
+	if (connect(fd, (const struct sockaddr *)remote, sizeof(*remote)) == 0)
 		return 0;
 	if ((errno != ENOENT && errno != ECONNREFUSED) || wait_s <= 0)
 		die_sys("cannot reach %s", remote->sun_path);
@@ -388,26 +398,27 @@ static int try_connect(const struct sockaddr_un *remote, int wait_s)
 }
 
 /*
- * Connect to dir/iface.  With wait_s > 0 a missing socket (or a stale one
- * nobody listens on) is waited for: each connect attempt comes after the
- * inotify watch is armed, so a socket created in between is not missed.
- * A socket that exists but refuses is retried every CONNECT_RETRY_MS as
- * well: bind(2) makes the file (and its inotify event) before the socket
- * is reachable through it, and a kernel that preempts (UML is preemptible
- * from 6.12) can run us in between; no second event comes.
+ * Connect fd to the socket at path, in the folder dir.  With wait_s > 0 a
+ * missing socket (or a stale one nobody listens on) is waited for: each
+ * connect attempt comes after the inotify watch is armed, so a socket
+ * created in between is not missed.  A socket that exists but refuses is
+ * retried every CONNECT_RETRY_MS as well: bind(2) makes the file (and its
+ * inotify event) before the socket is reachable through it, and a kernel
+ * that preempts (UML is preemptible from 6.12) can run us in between; no
+ * second event comes.
  */
 #define CONNECT_RETRY_MS 10
-static void ctrl_connect(const char *dir, const char *iface, int wait_s)
+static void sock_connect(int fd, const char *path, const char *dir, const char *what, int wait_s)
 {
 	struct sockaddr_un remote = { .sun_family = AF_UNIX };
 	long long deadline = now_ms() + (long long)wait_s * 1000;
 	char events[4096] __attribute__((aligned(8)));
 	int ifd = -1;
 
-	if ((size_t)snprintf(remote.sun_path, sizeof(remote.sun_path), "%s/%s", dir, iface) >=
+	if ((size_t)snprintf(remote.sun_path, sizeof(remote.sun_path), "%s", path) >=
 	    sizeof(remote.sun_path))
-		die_status(EXIT_USAGE, "socket path %s/%s is too long", dir, iface);
-	if (try_connect(&remote, wait_s) == 0)
+		die_status(EXIT_USAGE, "socket path %s is too long", path);
+	if (try_connect(fd, &remote, wait_s) == 0)
 		return;
 	ifd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (ifd < 0)
@@ -417,7 +428,7 @@ static void ctrl_connect(const char *dir, const char *iface, int wait_s)
 		int err;
 
 		arm_watch(ifd, dir);
-		err = try_connect(&remote, wait_s);
+		err = try_connect(fd, &remote, wait_s);
 		if (err == 0)
 			break;
 		until = deadline;
@@ -425,7 +436,7 @@ static void ctrl_connect(const char *dir, const char *iface, int wait_s)
 			until = now_ms() + CONNECT_RETRY_MS;
 		if (!wait_readable(ifd, until) && until == deadline) {
 			close(ifd);
-			die_status(EXIT_INFRA, "no control socket %s within %d s", remote.sun_path,
+			die_status(EXIT_INFRA, "no %s %s within %d s", what, remote.sun_path,
 				   wait_s);
 		}
 		/* Which name appeared does not matter: just try again. */
@@ -433,6 +444,16 @@ static void ctrl_connect(const char *dir, const char *iface, int wait_s)
 			;
 	}
 	close_fd(&ifd);
+}
+
+/* Connect to the daemon's socket dir/iface. */
+static void ctrl_connect(const char *dir, const char *iface, int wait_s)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, iface) >= sizeof(path))
+		die_status(EXIT_USAGE, "socket path %s/%s is too long", dir, iface);
+	sock_connect(ctrl.fd, path, dir, "control socket", wait_s);
 }
 
 /*
@@ -519,8 +540,11 @@ static bool matches(const char *text)
 	return false;
 }
 
-/* Count and print a match; sets ev.done once enough have come. */
-static void take_if_match(const char *text)
+/*
+ * Count and print a match, at its arrival (when the caller knows it), or
+ * now (NULL); sets ev.done once enough have come.
+ */
+static void take_if_match(const char *text, const struct timespec *at)
 {
 	struct timespec ts;
 
@@ -528,7 +552,10 @@ static void take_if_match(const char *text)
 		return;
 	if (ev.stamp) {
 		/* CLOCK_BOOTTIME is what /proc/uptime shows in the guest. */
-		clock_gettime(CLOCK_BOOTTIME, &ts);
+		if (at)
+			ts = *at;
+		else
+			clock_gettime(CLOCK_BOOTTIME, &ts);
 		printf("%lld.%03ld ", (long long)ts.tv_sec, ts.tv_nsec / 1000000);
 		record_printf("%lld.%03ld ", (long long)ts.tv_sec, ts.tv_nsec / 1000000);
 	}
@@ -543,7 +570,7 @@ static void take_if_match(const char *text)
 static void take_event(const char *msg)
 {
 	remember_event(event_text(msg));
-	take_if_match(event_text(msg));
+	take_if_match(event_text(msg), NULL);
 }
 
 /*
@@ -582,7 +609,7 @@ static void match_reply_lines(char *reply)
 
 	for (line = strtok_r(reply, "\n", &save); line && !ev.done;
 	     line = strtok_r(NULL, "\n", &save))
-		take_if_match(line);
+		take_if_match(line, NULL);
 }
 
 /*
@@ -685,48 +712,27 @@ static int parse_wait(int argc, char **argv, struct wait_opts *w)
 	return i;
 }
 
-static int cmd_wait(int argc, char **argv)
+/* What main parsed, for a connection made after the command's own checks. */
+struct options {
+	const char *dir;
+	const char *iface;
+	int wait_s;
+	pid_t pid;
+	int first; /* index of the command in argv */
+};
+
+/* Bind our socket and connect it to the daemon's. */
+static void daemon_connect(const struct options *o, int wait_s)
 {
-	static char buf[MSG_MAX];
-	struct wait_opts w = { DEFAULT_WAIT_S, NULL, NULL, NULL };
-	long long deadline;
-	int first;
+	static char found[NAME_MAX + 1];
+	const char *iface = o->iface;
 
-	ev.want = 1;
-	first = parse_wait(argc, argv, &w);
-	if (first >= argc)
-		usage_error("wait needs at least one EVENT");
-	if (ev.want < 1)
-		usage_error("wait -n: COUNT must be at least 1");
-	ev.npat = argc - first;
-	ev.pat = argv + first;
-
-	ctrl_request("ATTACH", buf, sizeof(buf), NULL);
-	if (strcmp(buf, "OK"))
-		die_status(EXIT_INFRA, "ATTACH refused: %s", buf);
-	ctrl.attached = true;
-	deadline = now_ms() + (long long)w.seconds * 1000;
-
-	/* Attached: whatever these cause is seen below. */
-	if (w.action)
-		attached_request(w.action, buf, sizeof(buf));
-	if (w.shell)
-		run_shell(w.shell);
-	if (w.query && !ev.done) {
-		attached_request(w.query, buf, sizeof(buf));
-		match_reply_lines(buf);
+	if (!iface) {
+		default_iface(o->dir, found, sizeof(found));
+		iface = found;
 	}
-
-	while (!ev.done) {
-		if (ctrl_recv(buf, sizeof(buf), deadline) < 0) {
-			report_timeout(w.seconds);
-			return EXIT_FAIL;
-		}
-		if (!is_event(buf))
-			continue; /* a late reply: not an event */
-		take_event(buf);
-	}
-	return 0;
+	bind_local();
+	ctrl_connect(o->dir, iface, wait_s);
 }
 
 /* Join argv with single spaces, as wpa_cli does. */
@@ -745,11 +751,63 @@ static void join_args(int argc, char **argv, char *out, size_t len)
 	}
 }
 
-static int cmd_send(int argc, char **argv)
+/* The wait of an attached socket: ATTACH, act, read the events. */
+static int wait_attached(const struct wait_opts *w)
+{
+	static char buf[MSG_MAX];
+	long long deadline;
+
+	ctrl_request("ATTACH", buf, sizeof(buf), NULL);
+	if (strcmp(buf, "OK"))
+		die_status(EXIT_INFRA, "ATTACH refused: %s", buf);
+	ctrl.attached = true;
+	deadline = now_ms() + (long long)w->seconds * 1000;
+
+	/* Attached: whatever these cause is seen below. */
+	if (w->action)
+		attached_request(w->action, buf, sizeof(buf));
+	if (w->shell)
+		run_shell(w->shell);
+	if (w->query && !ev.done) {
+		attached_request(w->query, buf, sizeof(buf));
+		match_reply_lines(buf);
+	}
+
+	while (!ev.done) {
+		if (ctrl_recv(buf, sizeof(buf), deadline) < 0) {
+			report_timeout(w->seconds);
+			return EXIT_FAIL;
+		}
+		if (!is_event(buf))
+			continue; /* a late reply: not an event */
+		take_event(buf);
+	}
+	return 0;
+}
+
+static int cmd_wait(int argc, char **argv, const struct options *o)
+{
+	struct wait_opts w = { DEFAULT_WAIT_S, NULL, NULL, NULL };
+	int first;
+
+	ev.want = 1;
+	first = parse_wait(argc, argv, &w);
+	if (first >= argc)
+		usage_error("wait needs at least one EVENT");
+	if (ev.want < 1)
+		usage_error("wait -n: COUNT must be at least 1");
+	ev.npat = argc - first;
+	ev.pat = argv + first;
+	daemon_connect(o, o->wait_s);
+	return wait_attached(&w);
+}
+
+static int cmd_send(int argc, char **argv, const struct options *o)
 {
 	static char cmd[4096], buf[MSG_MAX];
 
 	join_args(argc, argv, cmd, sizeof(cmd));
+	daemon_connect(o, o->wait_s);
 	ctrl_request(cmd, buf, sizeof(buf), NULL);
 	printf("%s\n", buf);
 	record_printf("%s\n", buf);
@@ -758,14 +816,6 @@ static int cmd_send(int argc, char **argv)
 	report("%s: '%s' answered %s\n", DIE_PROG, cmd, buf);
 	return EXIT_FAIL;
 }
-
-struct options {
-	const char *dir;
-	const char *iface;
-	int wait_s;
-	pid_t pid;
-	int first; /* index of the command in argv */
-};
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -801,7 +851,6 @@ static void parse_options(int argc, char **argv, struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o = { DEFAULT_DIR, NULL, 0, 0, 0 };
-	char found[NAME_MAX + 1];
 	int status;
 
 	parse_options(argc, argv, &o);
@@ -822,16 +871,10 @@ int main(int argc, char **argv)
 	block_signals();
 	if (o.pid > 0)
 		watch_daemon(o.pid);
-	if (!o.iface) {
-		default_iface(o.dir, found, sizeof(found));
-		o.iface = found;
-	}
-	bind_local();
-	ctrl_connect(o.dir, o.iface, o.wait_s);
 	if (!strcmp(argv[o.first], "wait"))
-		status = cmd_wait(argc - o.first - 1, argv + o.first + 1);
+		status = cmd_wait(argc - o.first - 1, argv + o.first + 1, &o);
 	else
-		status = cmd_send(argc - o.first, argv + o.first);
+		status = cmd_send(argc - o.first, argv + o.first, &o);
 	fflush(stdout);
 	record.status = status;
 	return status;
