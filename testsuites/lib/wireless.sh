@@ -58,6 +58,28 @@
 # margin, never sleep in its place. `-T` stamps each event with the uptime;
 # wl_intervals checks the spacing of periodic events from those stamps.
 #
+# A file that sets WL_MONITOR=1 (or a test that calls `wl_monitor NAME`)
+# gives each daemon an event monitor, attached before wl_ap or wl_sta
+# return: `wpactl monitor` logs every event the daemon sends to
+# wlN-NAME.monitor and keeps a cursor there. A wl_wait on NAME then waits
+# for the first matching event after the cursor, which the previous
+# wl_wait on NAME left after its last match and each wl_ctl to NAME moves
+# to its send; so a step and the wait for what it causes are two steps,
+# whenever the event comes:
+#
+#	wl_ctl sta0 REASSOCIATE &&
+#	wl_wait sta0 CTRL-EVENT-CONNECTED
+#
+#	wl_stop ap0 &&
+#	wl_wait sta0 CTRL-EVENT-DISCONNECTED
+#
+# -c, -x and -s keep their meaning (they wait from a mark made before the
+# action), and wl_status and wl_authorized leave the cursor alone.
+# Monitors are off by default: they change no result, but their system
+# calls move the scheduling of what follows, and where a daemon's start
+# races the first connection to its control socket a file's simulated
+# time moves by a 10 ms tick (docs/wireless.md, "Event monitors").
+#
 # Every test starts with `wl_setup` and nothing else to clean: wl_setup
 # registers wl_cleanup with test_when_finished, which stops every daemon
 # the test started, the capture, deletes the radios and the namespaces.
@@ -75,6 +97,9 @@
 #	wlN-NAME.events          every wl_wait and wl_ctl on NAME: what it
 #	                         sent or waited for, what came back (with -T
 #	                         the times), the exit status and the uptime
+#	wlN-NAME.monitor         with a monitor: every event NAME's daemon
+#	                         sent, stamped with its arrival, and a "# "
+#	                         note for each wl_ctl and wl_wait
 # docs/wireless.md shows how to read them.
 #
 # The functions (details above each one)
@@ -87,6 +112,7 @@
 #	                              a preset network: open, psk, sae, pmf, eap
 #	wl_ctl NAME CMD...            a control command, its reply on stdout
 #	wl_wait NAME [OPTS] EVENT...  wait for events (wpactl wait)
+#	wl_monitor NAME               an event monitor for NAME (WL_MONITOR=1: all)
 #	wl_connected NAME [SECONDS]   station NAME is connected
 #	wl_completed NAME [SECONDS]   COMPLETED again (after a rekey: waits)
 #	wl_until SECONDS CMD...       CMD succeeds, retried every 0.1 s
@@ -118,6 +144,13 @@
 WL_ART=${UMLRUN_ARTIFACTS:-${TMPDIR:-/tmp}}
 WL_HOSTAPD_DIR=/run/hostapd
 WL_WPAS_DIR=/run/wpa_supplicant
+# The sockets of the daemons' event monitors (wl_monitor), one per
+# daemon, and the fifo on which each says it is attached. WL_MONITOR=1,
+# set by a test file (before or after sourcing this library), gives every
+# daemon it starts a monitor; wl_monitor NAME gives one daemon one.
+WL__MON_DIR=/run/wpactl
+WL__MON_FIFO=/run/wpactl.ready
+: "${WL_MONITOR:=0}"
 # Seconds (simulated) a daemon gets to come up, and a station to connect.
 WL_START_TIMEOUT=20
 WL_CONNECT_TIMEOUT=60
@@ -334,6 +367,67 @@ wl__start () {
 	esac
 }
 
+# wl__monitor NAME: start the event monitor of NAME's daemon, once the
+# daemon answers (under WL_MONITOR=1, wl_ap, wl_ap_start, wl_sta and wl_bss
+# call it before they return), and return once it is attached. `wpactl
+# monitor` appends every event, with its uptime, to wlN-NAME.monitor until
+# the daemon exits or wl_stop detaches it; wl_ctl and wl_wait go through
+# its socket (-M): a wait starts at the cursor the monitor keeps, so an
+# event that came before the wait started is not lost. It says "attached"
+# on a fifo read here: no process and no polling. It starts only once the
+# control socket is there, so that it never waits for it with inotify:
+# closing an inotify instance costs a 10 ms tick of simulated time, which
+# the readiness checks pay as they always have. Its own messages go to
+# its log.
+wl__monitor () {
+	wl__ctrl_dir "$1" || return 1
+	eval "wl__p=\$WL__PID_$1"
+	wl__m=$WL_ART/$WL_TAG-$1.monitor
+	[ -p "$WL__MON_FIFO" ] || mkfifo "$WL__MON_FIFO" || return 1
+	wpactl -p "$wl__d" -i "$1" -P "$wl__p" monitor "$WL__MON_DIR/$1" "$wl__m" \
+		>"$WL__MON_FIFO" 2>>"$wl__m" </dev/null 6>&- 7>&- &
+	eval "WL__MON_$1=\$!"
+	# Both opens of the fifo block until the other side comes; a monitor
+	# that fails closes it without a word.
+	wl__ml=
+	IFS= read -r wl__ml <"$WL__MON_FIFO"
+	[ "$wl__ml" = attached ] && return 0
+	say "wireless: no event monitor attached to $1 (see $wl__m)"
+	return 1
+}
+
+# wl__auto_monitor NAME: wl__monitor NAME under WL_MONITOR=1.
+wl__auto_monitor () {
+	[ "$WL_MONITOR" != 1 ] || wl__monitor "$1"
+}
+
+# wl_monitor NAME: an event monitor for the daemon running on NAME, from
+# now on (WL_MONITOR=1 gives one to every daemon as it starts). With it, a
+# wl_wait NAME EVENT starts at NAME's cursor, not at the moment it is
+# called: `wl_ctl NAME CMD && wl_wait NAME EVENT` cannot miss what CMD
+# caused, however quickly it came. Off by default: its few system calls
+# move the scheduling of what follows by microseconds, and where a
+# daemon's start races the first connection to its control socket, by a
+# 10 ms tick (docs/wireless.md, "Event monitors").
+wl_monitor () {
+	wl__running "$1" || { say "wireless: no daemon runs on '$1'"; return 1; }
+	eval "wl__mp=\${WL__MON_$1-}"
+	[ -z "$wl__mp" ] || { say "wireless: '$1' has a monitor already"; return 1; }
+	wl__monitor "$1"
+}
+
+# wl__unmonitor NAME: the monitor of NAME detaches from the daemon and
+# ends (SIGTERM; it answers for itself), and is reaped. Before the daemon
+# is stopped: wpa_supplicant waits 100 ms before it exits while a monitor
+# is attached, which would move every stop by that much simulated time.
+wl__unmonitor () {
+	eval "wl__mp=\${WL__MON_$1-}"
+	[ -n "$wl__mp" ] || return 0
+	kill -TERM "$wl__mp" 2>/dev/null
+	wait "$wl__mp"
+	eval "WL__MON_$1="
+}
+
 # wl__config NAME KIND [FILE]: the config file of NAME's daemon: defaults,
 # then FILE or stdin. Sets wl__conf to its path.
 wl__config () {
@@ -387,7 +481,7 @@ wl_ap () {
 		-s STATUS state=ENABLED state=DISABLED AP-ENABLED AP-DISABLED)
 	case $wl__got in
 	*DISABLED*) ;;
-	*ENABLED*) return 0 ;;
+	*ENABLED*) wl__auto_monitor "$1" && return 0 ;;
 	esac
 	say "wireless: hostapd on $1 did not come up"
 	wl__show_log "$wl__ap_log"
@@ -411,6 +505,7 @@ wl_sta () {
 		wl__show_log "$wl__sta_log"
 		return 1
 	fi
+	wl__auto_monitor "$1"
 }
 
 # ---- Network presets ---------------------------------------------------------
@@ -544,18 +639,42 @@ wl_log () {
 	echo "$wl__p"
 }
 
+# wl__names_of PID: sets wl__ns to the names whose daemon is PID: a
+# radio's, and those of its further BSSes (wl_bss).
+wl__names_of () {
+	wl__ns=
+	for wl__x in $WL__DAEMONS $WL__ALIASES; do
+		eval "wl__q=\${WL__PID_$wl__x-}"
+		[ "$wl__q" != "$1" ] || wl__ns="$wl__ns $wl__x"
+	done
+}
+
 # wl_kill_cmd NAME: a shell command that sends SIGTERM to NAME's daemon, for
-# `wl_wait OTHER -x`; reap it afterwards with wl_stop.
+# `wl_wait OTHER -x`; reap it afterwards with wl_stop. Its monitors, if
+# any, detach first (`wpactl -M SOCKET detach`, see wl__unmonitor).
 wl_kill_cmd () {
 	wl__p=$(wl_pid "$1") || return 1
-	echo "kill -TERM $wl__p"
+	wl__names_of "$wl__p"
+	wl__c=
+	for wl__x in $wl__ns; do
+		eval "wl__mp=\${WL__MON_$wl__x-}"
+		[ -z "$wl__mp" ] ||
+			wl__c="${wl__c}wpactl -M $WL__MON_DIR/$wl__x detach 2>/dev/null; "
+	done
+	echo "${wl__c}kill -TERM $wl__p"
 }
 
 # wl_stop NAME: stop NAME's daemon (SIGTERM: hostapd deauthenticates its
 # stations, wpa_supplicant disconnects) and reap it. Returns its exit status.
+# Its monitors, if any, detach and end first: the daemon's last events are
+# not logged (wl__unmonitor says why).
 wl_stop () {
 	eval "wl__p=\${WL__PID_$1-}"
 	[ -n "$wl__p" ] || { say "wireless: no daemon runs on '$1'"; return 1; }
+	wl__names_of "$wl__p"
+	for wl__x in $wl__ns; do
+		wl__unmonitor "$wl__x"
+	done
 	# A daemon that died on its own is a zombie: kill succeeds, wait
 	# returns its status.
 	kill -TERM "$wl__p" 2>/dev/null
@@ -565,16 +684,46 @@ wl_stop () {
 	return $wl__st
 }
 
+# wl__via NAME: sets wl__o to the wpactl options that reach NAME's daemon:
+# its pid (-P: a daemon that exits ends a wait at once) and, while it has
+# one, its monitor (-M).
+wl__via () {
+	eval "wl__p=\${WL__PID_$1-} wl__mp=\${WL__MON_$1-}"
+	wl__o=
+	[ -z "$wl__p" ] || wl__o="-P $wl__p"
+	[ -z "$wl__p" ] || [ -z "$wl__mp" ] || wl__o="$wl__o -M $WL__MON_DIR/$1"
+}
+
 # wl_ctl NAME [wpactl OPTIONS] CMD...: a control command to NAME's daemon;
 # prints the reply. A FAIL reply (or no reply) fails, with a diagnostic.
+# With a monitor on NAME, the command is marked in its log and the cursor
+# moves to it: a `wl_wait NAME EVENT` after it sees what the command
+# caused, whenever it came, and nothing from before.
 wl_ctl () {
-	wl__ctrl_dir "$1" || return 1
-	eval "wl__p=\${WL__PID_$1-}"
 	wl__i=$1
 	shift
+	wl__send "$wl__i" mark "$@"
+}
+
+# wl__query NAME CMD...: wl_ctl for the library's own questions (wl_status,
+# wl_authorized): the cursor stays where it is, so asking about the state
+# between an action and the wait for its event loses nothing.
+wl__query () {
+	wl__i=$1
+	shift
+	wl__send "$wl__i" "" "$@"
+}
+
+# wl__send NAME MARK CMD...: wl_ctl (MARK not empty) or wl__query.
+wl__send () {
+	wl__ctrl_dir "$1" || return 1
+	wl__i=$1
+	wl__via "$1"
+	[ -n "$2" ] || wl__o=${wl__p:+-P $wl__p}
+	shift 2
 	# The reply goes straight to stdout; -L keeps the exchange for the
 	# reader of the artifacts.
-	wpactl -p "$wl__d" -i "$wl__i" ${wl__p:+-P "$wl__p"} -L "$WL_ART/$WL_TAG-$wl__i.events" \
+	wpactl -p "$wl__d" -i "$wl__i" $wl__o -L "$WL_ART/$WL_TAG-$wl__i.events" \
 		"$@" 2>"$HARNESS_TRASH_DIR/ctl.err" && return 0
 	wl__st=$?
 	say "wireless: '$*' to $wl__i failed: $(cat "$HARNESS_TRASH_DIR/ctl.err")"
@@ -583,22 +732,26 @@ wl_ctl () {
 
 # wl_wait NAME [-w S] [wait OPTIONS] EVENT...: `wpactl wait` on NAME's
 # daemon (see rootfs/helpers/wpactl.c): -t SECONDS, -n COUNT, -T, -c CMD,
-# -x SHELLCMD, -s CMD. Prints the matching events as they come. A daemon
-# that exits meanwhile ends the wait at once. On a timeout the last events
-# seen become diagnostics of the test.
+# -x SHELLCMD, -s CMD. Prints the matching events as they come. Without a
+# monitor on NAME, the events from the moment it attaches. With one, those
+# of the monitor's log after the cursor: after the last event the previous
+# wl_wait on NAME matched, or the last wl_ctl to it, or the monitor's
+# start; with -c, -x or -s, after a mark made before the action. The
+# cursor then moves past the last match. A daemon that exits meanwhile
+# ends the wait at once. On a timeout the last events seen become
+# diagnostics of the test.
 wl_wait () {
 	wl__ctrl_dir "$1" || return 1
-	eval "wl__p=\${WL__PID_$1-}"
 	wl__i=$1
+	wl__via "$1"
 	shift
-	wl__w=
 	if [ "${1-}" = -w ]; then
-		wl__w="-w $2"
+		wl__o="$wl__o -w $2" # after wl__via's: this one wins
 		shift 2
 	fi
 	# -L: what was waited for, what came, with the uptime, kept in
 	# wlN-NAME.events for the reader of the artifacts.
-	wpactl -p "$wl__d" -i "$wl__i" ${wl__p:+-P "$wl__p"} $wl__w \
+	wpactl -p "$wl__d" -i "$wl__i" $wl__o \
 		-L "$WL_ART/$WL_TAG-$wl__i.events" wait "$@" \
 		2>"$HARNESS_TRASH_DIR/wait.err" && return 0
 	wl__st=$?
@@ -610,7 +763,7 @@ wl_wait () {
 # (associated, and through its 4-way handshake or 802.1X).
 wl_authorized () {
 	wl__mac=$(wl_addr "$2") &&
-	wl_ctl "$1" STA "$wl__mac" >"$HARNESS_TRASH_DIR/sta" || return 1
+	wl__query "$1" STA "$wl__mac" >"$HARNESS_TRASH_DIR/sta" || return 1
 	grep -q "^flags=.*\[AUTHORIZED\]" "$HARNESS_TRASH_DIR/sta" && return 0
 	# The flags only: the rest of the reply holds counters and a random
 	# session id, which would make an expected failure's output differ
@@ -661,7 +814,7 @@ wl_until () {
 
 # wl_status NAME FIELD: one field of NAME's STATUS reply.
 wl_status () {
-	wl_ctl "$1" STATUS >"$HARNESS_TRASH_DIR/status" || return 1
+	wl__query "$1" STATUS >"$HARNESS_TRASH_DIR/status" || return 1
 	while IFS= read -r wl__l; do
 		case $wl__l in
 		"$2="*) printf '%s\n' "${wl__l#*=}" ;;
@@ -724,6 +877,11 @@ wl_bss () {
 	wl__running "$1" || { say "wireless: no daemon runs on '$1'"; return 1; }
 	eval "WL__KIND_$2=hostapd WL__PID_$2=\$WL__PID_$1 WL__LOG_$2=\$WL__LOG_$1"
 	WL__ALIASES="$WL__ALIASES $2"
+	# Its own control socket, its own events: its own monitor, if the
+	# AP has one.
+	eval "wl__mp=\${WL__MON_$1-}"
+	[ -n "$wl__mp" ] || return 0
+	wl__monitor "$2"
 }
 
 # wl_group NAME MASK: set the hwsim group bits of radio NAME to MASK
@@ -802,7 +960,7 @@ wl_link () {
 # and ACS scans first. Wait for AP-ENABLED yourself.
 wl_ap_start () {
 	wl__hostapd "$@" || return 1
-	wl_ctl "$1" -w "$WL_START_TIMEOUT" PING >/dev/null && return 0
+	wl_ctl "$1" -w "$WL_START_TIMEOUT" PING >/dev/null && wl__auto_monitor "$1" && return 0
 	say "wireless: hostapd on $1 did not come up"
 	wl__show_log "$wl__ap_log"
 	return 1
