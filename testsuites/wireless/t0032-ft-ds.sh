@@ -3,6 +3,11 @@ test_description='fast BSS transition over the DS: two APs on a wired bridge, th
 . ../lib/harness.sh
 . "$HARNESS_SUITE_DIR/../lib/wireless.sh"
 
+# Event monitors on every daemon: `wl_ctl sta0 SCAN && wl_wait sta0
+# CTRL-EVENT-SCAN-RESULTS` sees the results even when they come before the
+# wait starts.
+WL_MONITOR=1
+
 # Two APs, each in its own namespace, each bridging its radio with a
 # cable to the other (br0 on both sides): hostapd sends its RRB frames
 # (ethertype 0x890d) over the bridge, so an FT request a station sends to
