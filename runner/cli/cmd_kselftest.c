@@ -45,7 +45,7 @@ static char *prepare_kselftest(struct session *s, const char *tree, const char *
 		kconfig = NULL;
 	if (kselftest_build(&ko, &dir, &built, &e) < 0 ||
 	    kselftest_suite(live_kselftest, target, tree, dir, s->o->mode, kconfig,
-			    s->kernel.has_cpu_cost, &e) < 0)
+			    s->kernel.has_cpu_cost, s->kernel.has_stall_wall, &e) < 0)
 		uerr_die(&e);
 	return kselftest_suite_name(target);
 }

@@ -127,23 +127,31 @@ static const struct ksft_rule {
 	const char *needs;
 	/* Under inf-cpu with the cost: it runs as written, each call taking this. */
 	unsigned cost_ms;
+	/*
+	 * Under inf-cpu on a kernel with the stall breaker (patch 0007): it
+	 * runs as written, with no cost; its polling moves the clock on.
+	 */
+	bool breaker;
 } rules[] = {
-	{ "timers/posix_timers", WHY_ITIMER_VIRTUAL, false, NULL, NULL, NULL, 0 },
+	{ "timers/posix_timers", WHY_ITIMER_VIRTUAL, false, NULL, NULL, NULL, 0, false },
 	/* Their own budgets are 10 s per clock and 30 s: -t 1 keeps them short. */
 	{ "timers/inconsistency-check", NULL, true, "-t 1", INCONSISTENCY_BY_CLOCK, NULL,
-	  COST_POLL_MS },
-	{ "timers/threadtest", WHY_THREADTEST, true, "-t 1", NULL, NULL, COST_POLL_MS },
-	{ "timers/change_skew", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_POLL_MS },
-	{ "timers/set-2038", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_LATENCY_MS },
-	{ "timers/skew_consistency", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL,
-	  COST_POLL_MS },
+	  COST_POLL_MS, true },
+	{ "timers/threadtest", WHY_THREADTEST, true, "-t 1", NULL, NULL, COST_POLL_MS, false },
+	{ "timers/change_skew", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_POLL_MS,
+	  true },
+	{ "timers/set-2038", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_LATENCY_MS,
+	  true },
+	{ "timers/skew_consistency", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_POLL_MS,
+	  true },
 	{ "timers/clocksource-switch", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL,
-	  COST_POLL_MS },
-	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL, NULL, COST_POLL_MS },
+	  COST_POLL_MS, false },
+	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL, NULL, COST_POLL_MS, false },
 	/* 24 s of polling: with time travel off it takes that, as written. */
-	{ "timens/gettime_perf", WHY_GETTIME_PERF, true, NULL, NULL, NULL, COST_POLL_MS },
-	{ "timers/rtcpie", WHY_NO_RTC, false, NULL, NULL, "CONFIG_UML_RTC", 0 },
-	{ "timers/alarmtimer-suspend", WHY_NO_ALARM, false, NULL, NULL, "CONFIG_UML_RTC", 0 },
+	{ "timens/gettime_perf", WHY_GETTIME_PERF, true, NULL, NULL, NULL, COST_POLL_MS, true },
+	{ "timers/rtcpie", WHY_NO_RTC, false, NULL, NULL, "CONFIG_UML_RTC", 0, false },
+	{ "timers/alarmtimer-suspend", WHY_NO_ALARM, false, NULL, NULL, "CONFIG_UML_RTC", 0,
+	  false },
 };
 
 /* Whether the kernel config text sets OPTION=y. */
@@ -158,7 +166,7 @@ static bool kconfig_has(const char *kconfig, const char *option)
 }
 
 const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mode,
-			   const char *kconfig, bool cost, struct ksft_how *how)
+			   const char *kconfig, bool cost, bool breaker, struct ksft_how *how)
 {
 	memset(how, 0, sizeof(*how));
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
@@ -176,6 +184,8 @@ const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mo
 			/* A program that polls the clock: here its budgets take real time. */
 			return r->cost_ms ? WHY_REAL_TIME : r->skip;
 		}
+		if (mode == TT_INF_CPU && breaker && r->breaker)
+			return NULL;
 		if (mode == TT_INF_CPU && cost && r->cost_ms) {
 			how->cost_ns = r->cost_ms * 1000000UL;
 			return NULL;
@@ -758,7 +768,7 @@ static int write_text(const char *path, struct strbuf *sb, mode_t mode, struct u
 }
 
 int kselftest_suite(const char *suites, const char *target, const char *tree, const char *dir,
-		    enum tt_mode mode, const char *kconfig, bool cost, struct uerr *e)
+		    enum tt_mode mode, const char *kconfig, bool cost, bool breaker, struct uerr *e)
 {
 	_cleanup_free_ char *name = kselftest_suite_name(target);
 	_cleanup_free_ char *suite = xasprintf("%s/%s", suites, name);
@@ -813,7 +823,7 @@ int kselftest_suite(const char *suites, const char *target, const char *tree, co
 		_cleanup_free_ char *prog = file_part(progs[i]);
 		_cleanup_free_ char *path = xasprintf("%s/t%04zu-%s.sh", suite, i + 1, prog);
 		struct ksft_how how;
-		const char *skip = kselftest_rule(target, prog, mode, kconfig, cost, &how);
+		const char *skip = kselftest_rule(target, prog, mode, kconfig, cost, breaker, &how);
 
 		wrapper_text(&sb, target, name, progs[i], &how, skip);
 		if (write_text(path, &sb, 0755, e) < 0)

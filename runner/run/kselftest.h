@@ -74,9 +74,11 @@ int kselftest_build(const struct kselftest_build_opts *o, char **dir, bool *buil
 
 /* Writes SUITES/kselftest-TARGET/ for the build in dir (see above). kconfig: the
  * guest kernel's .config text (NULL: unknown), for the rules that depend
- * on an option; cost: the kernel has umlrun's syscall-cost patch. */
+ * on an option; cost: the kernel has umlrun's syscall-cost patch; breaker:
+ * its stall breaker (patch 0007). */
 int kselftest_suite(const char *suites, const char *target, const char *tree, const char *dir,
-		    enum tt_mode mode, const char *kconfig, bool cost, struct uerr *e);
+		    enum tt_mode mode, const char *kconfig, bool cost, bool breaker,
+		    struct uerr *e);
 
 /*
  * A new folder for the generated suites, under TMPDIR and named like a
@@ -112,9 +114,11 @@ struct ksft_how {
 /*
  * Why TARGET/PROG does not run in this mode (NULL: it runs), and how it
  * runs. cost: the kernel has umlrun's syscall-cost patch (its runtime
- * knob, /sys/module/kernel/parameters/uml_syscall_cost_ns).
+ * knob, /sys/module/kernel/parameters/uml_syscall_cost_ns); breaker: it has
+ * the stall breaker (patch 0007), under which a program that polls the
+ * clock in inf-cpu moves it on by itself, and runs as written.
  */
 const char *kselftest_rule(const char *target, const char *prog, enum tt_mode mode,
-			   const char *kconfig, bool cost, struct ksft_how *how);
+			   const char *kconfig, bool cost, bool breaker, struct ksft_how *how);
 
 #endif

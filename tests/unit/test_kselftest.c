@@ -95,61 +95,76 @@ static void test_rules(void)
 	struct ksft_how how;
 	const char *why;
 
-	why = kselftest_rule("timers", "posix_timers", TT_INF_CPU, NULL, true, &how);
+	why = kselftest_rule("timers", "posix_timers", TT_INF_CPU, NULL, true, false, &how);
 	has_str(why, "ITIMER_VIRTUAL", "posix_timers: skipped, saying why");
-	why = kselftest_rule("timers", "posix_timers", TT_OFF, NULL, true, &how);
+	why = kselftest_rule("timers", "posix_timers", TT_OFF, NULL, true, false, &how);
 	ok(why != NULL, "posix_timers: skipped with time travel off too");
-	why = kselftest_rule("timers", "inconsistency-check", TT_INF_CPU, NULL, false, &how);
+	why = kselftest_rule("timers", "inconsistency-check", TT_INF_CPU, NULL, false, false, &how);
 	ok(why == NULL && how.script && strstr(how.script, "-t 1 -c") && !how.cost_ns,
 	   "inconsistency-check under inf-cpu without the cost: one clock at a time, by a script");
-	why = kselftest_rule("timers", "inconsistency-check", TT_INF_CPU, NULL, true, &how);
+	why = kselftest_rule("timers", "inconsistency-check", TT_INF_CPU, NULL, true, false, &how);
 	ok(why == NULL && !how.script && !how.args && how.cost_ns == 50000000,
 	   "inconsistency-check under inf-cpu with the cost: as written, 50 ms a call");
-	why = kselftest_rule("timers", "inconsistency-check", TT_BASIC, NULL, true, &how);
+	why = kselftest_rule("timers", "inconsistency-check", TT_BASIC, NULL, true, false, &how);
 	ok(why == NULL && how.script && !how.cost_ns,
 	   "inconsistency-check under basic time travel: the script (the cost is inf-cpu's)");
 	ok(how.script && shell_parses(how.script),
 	   "inconsistency-check's script is valid shell (an apostrophe in its message broke it)");
 	ok(how.script && strstr(how.script, "umlrun's syscall-cost patch"),
 	   "inconsistency-check's script says which clocks it leaves out, and why");
-	why = kselftest_rule("timers", "threadtest", TT_INF_CPU, NULL, false, &how);
+	why = kselftest_rule("timers", "threadtest", TT_INF_CPU, NULL, false, false, &how);
 	ok(why && !strncmp(why, "UML limitation: ", 16) && strstr(why, "syscall-cost patch"),
 	   "threadtest under inf-cpu without the cost: a UML limitation, naming the patch");
-	why = kselftest_rule("timers", "threadtest", TT_INF_CPU, NULL, true, &how);
+	why = kselftest_rule("timers", "threadtest", TT_INF_CPU, NULL, true, false, &how);
 	ok(why == NULL && how.cost_ns, "threadtest under inf-cpu with the cost: runs");
-	why = kselftest_rule("timers", "threadtest", TT_OFF, NULL, true, &how);
+	why = kselftest_rule("timers", "threadtest", TT_OFF, NULL, true, false, &how);
 	ok(why == NULL && how.args && !strcmp(how.args, "-t 1") && !how.cost_ns,
 	   "threadtest with time travel off: runs, with -t 1");
-	why = kselftest_rule("timers", "set-2038", TT_INF_CPU, NULL, true, &how);
+	why = kselftest_rule("timers", "set-2038", TT_INF_CPU, NULL, true, false, &how);
 	ok(why == NULL && how.cost_ns == 10000000,
 	   "set-2038 with the cost: 10 ms a call, inside nsleep-lat's 40 ms bound");
-	why = kselftest_rule("timers", "skew_consistency", TT_OFF, NULL, true, &how);
+	why = kselftest_rule("timers", "skew_consistency", TT_OFF, NULL, true, false, &how);
 	ok(why != NULL, "skew_consistency with time travel off: skipped (600 s of polling)");
-	why = kselftest_rule("timers", "rtcpie", TT_INF_CPU, NULL, true, &how);
+	why = kselftest_rule("timers", "rtcpie", TT_INF_CPU, NULL, true, false, &how);
 	ok(why && !strncmp(why, "missing kernel option: ", 23), "rtcpie: a missing kernel option");
 	why = kselftest_rule("timers", "rtcpie", TT_INF_CPU, "CONFIG_A=y\nCONFIG_UML_RTC=y\n", true,
-			     &how);
+			     false, &how);
 	ok(why == NULL, "rtcpie: runs when the kernel has CONFIG_UML_RTC");
-	why = kselftest_rule("timers", "alarmtimer-suspend", TT_INF_CPU,
-			     "# CONFIG_UML_RTC is not set\nCONFIG_UML_RTC_X=y\n", true, &how);
+	why =
+	    kselftest_rule("timers", "alarmtimer-suspend", TT_INF_CPU,
+			   "# CONFIG_UML_RTC is not set\nCONFIG_UML_RTC_X=y\n", true, false, &how);
 	ok(why != NULL, "alarmtimer-suspend: skipped when the option is off (not its prefix)");
-	why = kselftest_rule("timers", "nanosleep", TT_INF_CPU, NULL, true, &how);
+	why = kselftest_rule("timers", "nanosleep", TT_INF_CPU, NULL, true, false, &how);
 	ok(why == NULL && how.args == NULL && !how.cost_ns,
 	   "nanosleep: runs, no arguments, no cost");
-	why = kselftest_rule("timens", "gettime_perf", TT_INF_CPU, NULL, true, &how);
+	why = kselftest_rule("timens", "gettime_perf", TT_INF_CPU, NULL, true, false, &how);
 	ok(why == NULL && !how.args && how.cost_ns == 50000000,
 	   "timens gettime_perf under inf-cpu with the cost: as written, 50 ms a call");
-	why = kselftest_rule("timens", "gettime_perf", TT_INF_CPU, NULL, false, &how);
+	why = kselftest_rule("timens", "gettime_perf", TT_INF_CPU, NULL, false, false, &how);
 	ok(why && !strncmp(why, "UML limitation: ", 16) && strstr(why, "vDSO"),
 	   "timens gettime_perf without the cost: skipped, its vDSO polling the reason");
-	why = kselftest_rule("timens", "gettime_perf", TT_BASIC, NULL, true, &how);
+	why = kselftest_rule("timens", "gettime_perf", TT_BASIC, NULL, true, false, &how);
 	ok(why != NULL, "timens gettime_perf under basic time travel: skipped");
-	why = kselftest_rule("timens", "gettime_perf", TT_OFF, NULL, true, &how);
+	why = kselftest_rule("timens", "gettime_perf", TT_OFF, NULL, true, false, &how);
 	ok(why == NULL && !how.cost_ns, "timens gettime_perf with time travel off: runs (24 s)");
-	why = kselftest_rule("timer", "s/posix_timers", TT_INF_CPU, NULL, true, &how);
+	why = kselftest_rule("timer", "s/posix_timers", TT_INF_CPU, NULL, true, false, &how);
 	ok(why == NULL, "a rule matches whole names only");
-	why = kselftest_rule("futex", "posix_timers", TT_INF_CPU, NULL, true, &how);
+	why = kselftest_rule("futex", "posix_timers", TT_INF_CPU, NULL, true, false, &how);
 	ok(why == NULL, "a rule is for its target only");
+
+	/* A kernel with the stall breaker: the pollers run as written, at no cost. */
+	why = kselftest_rule("timers", "inconsistency-check", TT_INF_CPU, NULL, true, true, &how);
+	ok(why == NULL && !how.args && !how.script && !how.cost_ns,
+	   "inconsistency-check under the stall breaker: as written, no cost");
+	why = kselftest_rule("timers", "set-2038", TT_INF_CPU, NULL, true, true, &how);
+	ok(why == NULL && !how.cost_ns, "set-2038 under the stall breaker: no cost");
+	why = kselftest_rule("timens", "gettime_perf", TT_INF_CPU, NULL, false, true, &how);
+	ok(why == NULL && !how.args && !how.cost_ns,
+	   "timens gettime_perf under the stall breaker: runs, without the cost patch too");
+	why = kselftest_rule("timers", "inconsistency-check", TT_BASIC, NULL, true, true, &how);
+	ok(why == NULL && how.script, "the stall breaker is inf-cpu's: basic keeps the script");
+	why = kselftest_rule("timers", "posix_timers", TT_INF_CPU, NULL, true, true, &how);
+	ok(why && strstr(why, "ITIMER_VIRTUAL"), "the stall breaker does not end a skip");
 }
 
 static void test_suite_name(void)
