@@ -82,7 +82,7 @@ struct kernel {
 	int version_code;    /* major * 65536 + minor * 256 (KERNEL_VERSION) */
 	bool has_seccomp;    /* its --help offers seccomp= (UML's seccomp userspace, 6.16) */
 	bool has_cpu_cost;   /* uml-syscall-cost= (our patch, uml-config/patches) */
-	bool has_stall_wall; /* uml-stall-wall-ms= (our stall breaker patch, 7.2) */
+	bool has_stall_wall; /* uml-stall-wall-ms= (our stall breaker patch, 7.2, 6.1) */
 	bool built;	     /* false when the cache already had it */
 };
 

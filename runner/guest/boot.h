@@ -50,7 +50,7 @@ struct stage {
 	bool seccomp;		      /* boot with seccomp=on: UML's seccomp userspace */
 	long cpu_cost_ns;	      /* uml-syscall-cost= (our kernel patch), 0 for none */
 	int cpu_cost_jitter;	      /* its jitter, percent; seeded with the random seed */
-	bool stall_wall;	      /* the kernel has the stall breakers (our 7.2 patch) */
+	bool stall_wall;	      /* the kernel has the stall breakers (our 0007 patch) */
 	struct confine_mount *mounts; /* --mount, in order (confine.plan points here) */
 	size_t nmounts;
 };
