@@ -511,6 +511,21 @@ static void bind_local(void)
 	snprintf(ctrl.local, sizeof(ctrl.local), "%s", local.sun_path);
 }
 
+/* The folder that holds path: "." for a bare name, "/" for one in the root. */
+static void parent_dir(char *out, size_t n, const char *path)
+{
+	char *slash;
+
+	snprintf(out, n, "%s", path);
+	slash = strrchr(out, '/');
+	if (!slash)
+		snprintf(out, n, ".");
+	else if (slash == out)
+		out[1] = '\0';
+	else
+		*slash = '\0';
+}
+
 /*
  * Watch dir for new entries, or, while dir does not exist (wpa_supplicant
  * removes its empty control folder when it exits), its parent for the
@@ -520,20 +535,12 @@ static void bind_local(void)
 static void arm_watch(int ifd, const char *dir)
 {
 	char parent[PATH_MAX];
-	char *slash;
 
 	if (inotify_add_watch(ifd, dir, IN_CREATE | IN_MOVED_TO) >= 0)
 		return;
 	if (errno != ENOENT)
 		die_sys("cannot watch %s", dir);
-	snprintf(parent, sizeof(parent), "%s", dir);
-	slash = strrchr(parent, '/');
-	if (!slash)
-		snprintf(parent, sizeof(parent), ".");
-	else if (slash == parent)
-		parent[1] = '\0';
-	else
-		*slash = '\0';
+	parent_dir(parent, sizeof(parent), dir);
 	if (inotify_add_watch(ifd, parent, IN_CREATE | IN_MOVED_TO) < 0)
 		die_sys("cannot watch %s (for %s)", parent, dir);
 }
@@ -1154,18 +1161,14 @@ static void monitor_accept(void)
 static void monitor_listen(const char *path)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	char dir[sizeof(a.sun_path)], *slash;
+	char dir[sizeof(a.sun_path)];
 
 	if ((size_t)snprintf(a.sun_path, sizeof(a.sun_path), "%s.new", path) >= sizeof(a.sun_path))
 		die_status(EXIT_USAGE, "socket path %s is too long", path);
 	/* Its folder, made by the first monitor of a boot. */
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
-		*slash = '\0';
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			die_sys("cannot make %s", dir);
-	}
+	parent_dir(dir, sizeof(dir), path);
+	if (strcmp(dir, ".") && strcmp(dir, "/") && mkdir(dir, 0755) < 0 && errno != EEXIST)
+		die_sys("cannot make %s", dir);
 	mon.srv = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (mon.srv < 0)
 		die_sys("socket");
@@ -1289,16 +1292,9 @@ static int cmd_monitor(int argc, char **argv, const struct options *o)
  */
 static void mon_connect(const char *path, int wait_s)
 {
-	char dir[PATH_MAX], *slash;
+	char dir[PATH_MAX];
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
+	parent_dir(dir, sizeof(dir), path);
 	mon.path = path;
 	mon.fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (mon.fd < 0)
