@@ -181,10 +181,11 @@ static void test_compare_nothing_failed(void)
 }
 
 /*
- * A hostap tree as hostap_tree_check wants it, its cases a0..a24, b0..b11
- * and c0..c2: with -j1, five batches of the 40 (hwsim_batch_size: 10 at
- * most), t0001-a-1.sh (a0..a8), t0002-a-2.sh (a9..a16), t0003-a-3.sh,
- * t0004-b-1.sh (b0..b5) and t0005-b-2.sh (b6..b11, c0..c2).
+ * A hostap tree as hostap_tree_check wants it, its cases a0..a119,
+ * b0..b69 and c0..c2: with -j1, five batches of the 193
+ * (hwsim_batch_size: 56 at most), t0001-a-1.sh (a0..a39), t0002-a-2.sh
+ * (a40..a79), t0003-a-3.sh, t0004-b-1.sh (b0..b34) and t0005-b-2.sh
+ * (b35..b69, c0..c2).
  */
 static void make_tree(void)
 {
@@ -195,7 +196,7 @@ static void make_tree(void)
 	static const struct {
 		const char *module;
 		int n;
-	} modules[] = { { "a", 25 }, { "b", 12 }, { "c", 3 } };
+	} modules[] = { { "a", 120 }, { "b", 70 }, { "c", 3 } };
 	_cleanup_free_ char *hwsim = xasprintf("%s/hostap/tests/hwsim", scratch);
 	_cleanup_free_ char *hostapd = xasprintf("%s/hostap/hostapd", scratch);
 	_cleanup_free_ char *wpas = xasprintf("%s/hostap/wpa_supplicant", scratch);
@@ -308,8 +309,8 @@ static void test_hwsim_list(void)
 	got = hwsim_list(NULL, &code);
 	is_str(got, hwsim_all, "hwsim --list: every case, in the batches' order");
 	free(got);
-	cases(&want, "a", 9, 16);
-	cases(&want, "b", 6, 11);
+	cases(&want, "a", 40, 79);
+	cases(&want, "b", 35, 69);
 	cases(&want, "c", 0, 2);
 	{
 		_cleanup_free_ char *hostap = xasprintf("--hostap=%s/hostap", scratch);
@@ -330,7 +331,7 @@ static void test_hwsim_list(void)
 	free(got);
 	sb_release(&want);
 	got = hwsim_list("--exclude=hwsim/t000[1-4]-*", &code);
-	cases(&want, "b", 6, 11);
+	cases(&want, "b", 35, 69);
 	cases(&want, "c", 0, 2);
 	is_str(got, want.buf, "hwsim --list --exclude: not the cases of the batches it leaves");
 	free(got);

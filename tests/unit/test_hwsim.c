@@ -85,9 +85,9 @@ static void test_batches(void)
 	hwsim_batches(&l, 40, &starts, &n);
 	ok(n == 4 && starts[0] == 0 && starts[1] == 34 && starts[2] == 68 && starts[3] == 106,
 	   "batches: a big module in even parts, small ones joining while within the bound");
-	ok(hwsim_batch_size(4475, 2) == HWSIM_BATCH_MAX && hwsim_batch_size(95, 2) == 12 &&
-	       hwsim_batch_size(3, 2) == HWSIM_BATCH_MIN,
-	   "batches: about four a guest, within the bounds");
+	ok(hwsim_batch_size(4475, 2) == HWSIM_BATCH_MAX && hwsim_batch_size(95, 2) == 28 &&
+	       hwsim_batch_size(40, 1) == 26 && hwsim_batch_size(3, 2) == HWSIM_BATCH_MIN,
+	   "batches: start-ups against the run's end, within the bounds");
 	free(starts);
 	hwsim_list_free(&l);
 }
