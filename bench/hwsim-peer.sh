@@ -5,7 +5,7 @@
 #
 #   vm-run   hostap's tests/hwsim/vm/vm-run.sh (the host's / as the guest's
 #            root, time-travel=inf-cpu), its KERNEL= the cached kernel
-#   umlrun   umlrun hwsim -j1 (its own root; batches of 40)
+#   umlrun   umlrun hwsim -j1 (its own root; 50 cases in batches of 29)
 #
 #   BENCH_HOSTAP=~/src/hostap BENCH_CASES=50 sh bench/hwsim-peer.sh
 #

@@ -338,7 +338,7 @@ static void parse_mounts(struct session *s)
  * faster for every guest process. auto takes it when the kernel has it and
  * the host kernel has seccomp filters (UML's stubs install one).
  */
-static bool want_seccomp(const struct session *s)
+bool session_seccomp(const struct session *s)
 {
 	const char *want = s->o->seccomp ? s->o->seccomp : "auto";
 
@@ -462,7 +462,7 @@ void prepare_stage(struct session *s)
 	char key[65] = "";
 	struct uerr e;
 
-	bool seccomp = want_seccomp(s);
+	bool seccomp = session_seccomp(s);
 
 	resolve_random_seed(s);
 	stage_sweep();

@@ -102,6 +102,8 @@ void resolve_start(struct session *s);
 /* The suites to run: --plain's, --suite-dir, or the project's testsuites/. */
 char *suites_dir(struct session *s);
 void prepare_stage(struct session *s);
+/* Whether the guests run UML's seccomp userspace (--seccomp, the kernel, the host). */
+bool session_seccomp(const struct session *s);
 void session_end(struct session *s);
 /* Guest index's spec: the stage, the mode, the clock, the options. */
 struct guest_spec guest_for(const struct session *s, int index);
