@@ -160,14 +160,13 @@ int hwsim_select(const struct hwsim_list *all, char *const *args, size_t nargs,
  */
 size_t hwsim_batch_size(size_t n, int jobs)
 {
-	size_t square = 2 * HWSIM_SETUP_CASES * n / (size_t)(jobs > 0 ? jobs : 1), want = 0;
+	size_t square = 2 * HWSIM_SETUP_CASES * n / (size_t)(jobs > 0 ? jobs : 1);
+	size_t want = HWSIM_BATCH_MIN;
 
+	/* The square root rounded up, within the bounds. */
 	while (want < HWSIM_BATCH_MAX && want * want < square)
 		want++;
-
-	return want < HWSIM_BATCH_MIN	? HWSIM_BATCH_MIN
-	       : want > HWSIM_BATCH_MAX ? HWSIM_BATCH_MAX
-					: want;
+	return want;
 }
 
 /*
