@@ -11,6 +11,12 @@
  *   spinwait KIND SECONDS
  *
  *   clock      clock_gettime(CLOCK_MONOTONIC) until SECONDS have passed
+ *   adjtimex   adjtimex() (which returns the time too) until SECONDS of
+ *              its time have passed, as kselftest's leapcrash waits
+ *   mutex      4 threads take turns at a mutex around each clock read
+ *              until SECONDS have passed, as kselftest's threadtest does:
+ *              a thread that finds the mutex taken sleeps in a futex call
+ *              until it is handed over
  *   yield      sched_yield() until an alarm SECONDS ahead fires
  *   poll       poll() with a zero timeout, likewise
  *   select     select() with a zero timeout, likewise
@@ -28,6 +34,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <linux/futex.h>
 #include <poll.h>
 #include <sched.h>
@@ -40,6 +47,7 @@
 #include <sys/select.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/timex.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,6 +71,36 @@ static int fail(const char *what)
 {
 	fprintf(stderr, "spinwait: %s: %s\n", what, strerror(errno));
 	return 1;
+}
+
+/* adjtimex()'s time, in ns (tv_usec holds ns when STA_NANO is set). */
+static int64_t adj_ns(void)
+{
+	struct timex tx = { .modes = 0 };
+
+	if (adjtimex(&tx) < 0)
+		return -1;
+	return (int64_t)tx.time.tv_sec * 1000000000 +
+	       (tx.status & STA_NANO ? tx.time.tv_usec : tx.time.tv_usec * 1000);
+}
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int64_t mutex_start, mutex_limit;
+static unsigned long long mutex_loops;
+
+/* One of the mutex kind's threads: a clock read under the lock, each turn. */
+static void *mutex_thread(void *arg)
+{
+	int64_t t;
+
+	(void)arg;
+	do {
+		pthread_mutex_lock(&lock);
+		t = now_ns();
+		mutex_loops++;
+		pthread_mutex_unlock(&lock);
+	} while (t - mutex_start < mutex_limit);
+	return NULL;
 }
 
 /* One turn of KIND's loop: 0, or -1 with errno set on a real failure. */
@@ -95,8 +133,9 @@ static int turn(const char *kind, int epfd)
 
 int main(int argc, char **argv)
 {
-	static const char *const kinds[] = { "clock", "yield",	   "poll", "select", "epoll",
-					     "futex", "nanosleep", "user", NULL };
+	static const char *const kinds[] = { "clock",	  "adjtimex", "mutex", "yield",
+					     "poll",	  "select",   "epoll", "futex",
+					     "nanosleep", "user",     NULL };
 	struct sigaction sa = { .sa_handler = on_alarm };
 	const char *kind = argc == 3 ? argv[1] : "";
 	unsigned long long loops = 0;
@@ -110,14 +149,15 @@ int main(int argc, char **argv)
 		;
 	secs = argc == 3 ? strtol(argv[2], &end, 10) : 0;
 	if (!kinds[i] || secs < 1 || *end) {
-		fprintf(stderr, "usage: spinwait clock|yield|poll|select|epoll|futex|"
-				"nanosleep|user SECONDS\n");
+		fprintf(stderr,
+			"usage: spinwait clock|adjtimex|mutex|yield|poll|select|epoll|futex|"
+			"nanosleep|user SECONDS\n");
 		return 2;
 	}
 	limit = (int64_t)secs * 1000000000;
 	if (!strcmp(kind, "epoll") && (epfd = epoll_create1(0)) < 0)
 		return fail("epoll_create1");
-	if (strcmp(kind, "clock")) {
+	if (strcmp(kind, "clock") && strcmp(kind, "adjtimex") && strcmp(kind, "mutex")) {
 		struct itimerval it = { .it_value = { secs, 0 } };
 
 		if (sigaction(SIGALRM, &sa, NULL) < 0 || setitimer(ITIMER_REAL, &it, NULL) < 0)
@@ -127,6 +167,25 @@ int main(int argc, char **argv)
 	if (!strcmp(kind, "clock")) {
 		while (now_ns() - start < limit)
 			loops++;
+	} else if (!strcmp(kind, "adjtimex")) {
+		int64_t t0 = adj_ns(), t;
+
+		do {
+			if ((t = adj_ns()) < 0 || t0 < 0)
+				return fail("adjtimex");
+			loops++;
+		} while (t - t0 < limit);
+	} else if (!strcmp(kind, "mutex")) {
+		pthread_t th[4];
+
+		mutex_start = start;
+		mutex_limit = limit;
+		for (i = 0; i < 4; i++)
+			if ((errno = pthread_create(&th[i], NULL, mutex_thread, NULL)))
+				return fail("pthread_create");
+		for (i = 0; i < 4; i++)
+			pthread_join(th[i], NULL);
+		loops = mutex_loops;
 	} else {
 		while (!fired) {
 			if (turn(kind, epfd) < 0)

@@ -137,7 +137,7 @@ static const struct ksft_rule {
 	/* Their own budgets are 10 s per clock and 30 s: -t 1 keeps them short. */
 	{ "timers/inconsistency-check", NULL, true, "-t 1", INCONSISTENCY_BY_CLOCK, NULL,
 	  COST_POLL_MS, true },
-	{ "timers/threadtest", WHY_THREADTEST, true, "-t 1", NULL, NULL, COST_POLL_MS, false },
+	{ "timers/threadtest", WHY_THREADTEST, true, "-t 1", NULL, NULL, COST_POLL_MS, true },
 	{ "timers/change_skew", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_POLL_MS,
 	  true },
 	{ "timers/set-2038", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_LATENCY_MS,
@@ -146,7 +146,7 @@ static const struct ksft_rule {
 	  true },
 	{ "timers/clocksource-switch", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL,
 	  COST_POLL_MS, false },
-	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL, NULL, COST_POLL_MS, false },
+	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL, NULL, COST_POLL_MS, true },
 	/* 24 s of polling: with time travel off it takes that, as written. */
 	{ "timens/gettime_perf", WHY_GETTIME_PERF, true, NULL, NULL, NULL, COST_POLL_MS, true },
 	{ "timers/rtcpie", WHY_NO_RTC, false, NULL, NULL, "CONFIG_UML_RTC", 0, false },

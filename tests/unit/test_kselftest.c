@@ -161,6 +161,14 @@ static void test_rules(void)
 	why = kselftest_rule("timens", "gettime_perf", TT_INF_CPU, NULL, false, true, &how);
 	ok(why == NULL && !how.args && !how.cost_ns,
 	   "timens gettime_perf under the stall breaker: runs, without the cost patch too");
+	why = kselftest_rule("timers", "threadtest", TT_INF_CPU, NULL, true, true, &how);
+	ok(why == NULL && !how.args && !how.cost_ns,
+	   "threadtest under the stall breaker: as written (30 s, not -t 1), no cost");
+	why = kselftest_rule("timers", "leapcrash", TT_INF_CPU, NULL, true, true, &how);
+	ok(why == NULL && !how.cost_ns, "leapcrash under the stall breaker: no cost");
+	why = kselftest_rule("timers", "clocksource-switch", TT_INF_CPU, NULL, true, true, &how);
+	ok(why == NULL && how.cost_ns == 50000000,
+	   "clocksource-switch keeps its cost: its parent never reads the clock");
 	why = kselftest_rule("timers", "inconsistency-check", TT_BASIC, NULL, true, true, &how);
 	ok(why == NULL && how.script, "the stall breaker is inf-cpu's: basic keeps the script");
 	why = kselftest_rule("timers", "posix_timers", TT_INF_CPU, NULL, true, true, &how);

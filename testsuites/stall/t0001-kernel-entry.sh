@@ -13,16 +13,22 @@ test_lazy_prereq STALL_BREAKER '
 	test -e /sys/module/kernel/parameters/uml_stall_events
 '
 
-# spinwait KIND: runs the loop, checks it ended after 5 s and not much
-# later (the last move is at most one tick, 10 ms, past the deadline),
-# and that the deterministic breaker, not the wall clock, moved time.
+# spin KIND [MAX_NS [MAX_LOOPS]]: runs the loop, checks it ended after
+# 5 s and not much later (the last move is at most one tick, 10 ms, past
+# the deadline; MAX_NS for a loop of several threads, each of which pays
+# its own count), that the deterministic breaker, not the wall clock,
+# moved time, and that it took about 200,000 turns, not millions (an
+# adjtimex loop made 6.5 million calls of 768 ns each when the breaker
+# did not count them).
 spin () {
 	read_breaks wall0 &&
 	spinwait "$1" 5 >out &&
 	cat out >&2 &&
 	elapsed=$(sed -n "s/^elapsed_ns=//p" out) &&
 	test "$elapsed" -ge 5000000000 &&
-	test "$elapsed" -lt 5100000000 &&
+	test "$elapsed" -lt "${2:-5100000000}" &&
+	loops=$(sed -n "s/^loops=//p" out) &&
+	test "$loops" -lt "${3:-1000000}" &&
 	read_breaks wall1 &&
 	test "$wall0" = "$wall1"
 }
@@ -36,11 +42,19 @@ read_breaks () {
 # on every call and time passes without the breaker (5 s of the futex
 # loop are 3,961,175 calls, the same on a kernel without the breaker,
 # about 100 s of wall time). bench/stall.sh still times them.
-for kind in clock yield poll select epoll; do
+for kind in clock adjtimex yield poll select epoll; do
 	test_expect_success STALL_BREAKER "a $kind loop waits 5 simulated seconds and ends" "
 		spin $kind
 	"
 done
+
+# 4 threads that take turns at a mutex around each clock read (kselftest
+# timers' threadtest): each sleeps in a futex call at a hand-over, which
+# does not start its count again. Each thread's reads move the clock on
+# once it has its own 200,000: they end 0.43 s past the 5 s, every run.
+test_expect_success STALL_BREAKER "a mutex loop of 4 threads waits 5 simulated seconds and ends" "
+	spin mutex 6000000000 2000000
+"
 
 test_expect_success STALL_BREAKER 'the deterministic breaker counted its moves' '
 	test "$(cat /sys/module/kernel/parameters/uml_stall_breaks)" -gt 0
