@@ -13,6 +13,15 @@ test_lazy_prereq STALL_BREAKER '
 	test -e /sys/module/kernel/parameters/uml_stall_events
 '
 
+# A kernel with 7.2's 0005-um-sched-repick-clock.patch (docs/kernel.md),
+# which 6.1 lacks: there the 4 threads of the mutex loop went 20 s of
+# wall time between two moves of the clock, and the wall-clock breaker
+# moved it first, not deterministically (7.2 under ptrace, --seccomp=off,
+# passes).
+test_lazy_prereq SCHED_REPICK '
+	case "$(uname -r)" in 6.*) false ;; esac
+'
+
 # spin KIND [MAX_NS [MAX_LOOPS]]: runs the loop, checks it ended after
 # 5 s and not much later (the last move is at most one tick, 10 ms, past
 # the deadline; MAX_NS for a loop of several threads, each of which pays
@@ -52,7 +61,7 @@ done
 # timers' threadtest): each sleeps in a futex call at a hand-over, which
 # does not start its count again. Each thread's reads move the clock on
 # once it has its own 200,000: they end 0.43 s past the 5 s, every run.
-test_expect_success STALL_BREAKER "a mutex loop of 4 threads waits 5 simulated seconds and ends" "
+test_expect_success STALL_BREAKER,SCHED_REPICK "a mutex loop of 4 threads waits 5 simulated seconds and ends" "
 	spin mutex 6000000000 2000000
 "
 
