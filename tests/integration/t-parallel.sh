@@ -30,8 +30,32 @@ if [ "$(nproc)" -ge 2 ]; then
 	rc=$?
 	[ $rc -eq 0 ] && [ $pinned -gt 0 ] && [ $unpinned -eq 0 ]
 	check "a guest's processes are pinned to one CPU"
+	# Two runs at once: their first guests each take a CPU no other holds.
+	"$umlrun" exec --time-travel=off -- sleep 6 >"$work/out1" 2>&1 &
+	bg1=$!
+	"$umlrun" exec --time-travel=off -- sleep 6 >"$work/out2" 2>&1 &
+	bg2=$!
+	seen= tries=0
+	while [ "$(echo "$seen" | wc -w)" -lt 2 ] && [ $tries -lt 50 ]; do
+		sleep 0.1
+		tries=$((tries + 1))
+		for p in $(pgrep -f "$TMPDIR/umlrun.*/linux"); do
+			cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$p/status 2>/dev/null)
+			case " $seen " in
+			*" $cpus "*) ;;
+			*) [ -z "$cpus" ] || seen="$seen $cpus" ;;
+			esac
+		done
+	done
+	wait $bg1
+	rc1=$?
+	wait $bg2
+	rc2=$?
+	[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(echo "$seen" | wc -w)" -eq 2 ]
+	check "two umlrun runs at once put their guests on two CPUs (seen:$seen)"
 else
 	pass "a guest's processes are pinned to one CPU # SKIP one CPU only"
+	pass "two umlrun runs at once put their guests on two CPUs # SKIP one CPU only"
 fi
 
 tap_done
