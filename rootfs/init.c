@@ -725,6 +725,28 @@ static int no_modprobe(void)
 	return 0;
 }
 
+/*
+ * Each page fault of a guest process is a round trip between two host
+ * processes (its stub and the kernel), then a host mmap: about 90 us,
+ * four system calls' worth. On a fault in a file's page the kernel maps
+ * the pages around it that are in the page cache already, 64 KB by
+ * default; 1 MB brings a small program's or library's text in at once.
+ * Twenty hostap cases took 19 % fewer faults (docs/guest.md). Simulated
+ * time does not move on a fault, so no simulated second changes. Without
+ * debugfs: the kernel's default.
+ */
+static int fault_around(void)
+{
+	int fd = open("/sys/kernel/debug/fault_around_bytes", O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (write(fd, "1048576\n", 8) != 8)
+		ctl("error cannot write /sys/kernel/debug/fault_around_bytes: %s", strerror(errno));
+	close(fd);
+	return 0;
+}
+
 static const struct step {
 	const char *name;
 	int (*fn)(void);
@@ -734,6 +756,7 @@ static const struct step {
 	{ "open channels", open_channels },
 	{ "read parameters", read_params },
 	{ "turn module loading off", no_modprobe },
+	{ "map file pages around a fault", fault_around },
 	{ "seed the random pool", seed_random },
 	{ "mount host folders", mount_host },
 	{ "mount tracefs", mount_tracefs },
