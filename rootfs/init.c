@@ -707,21 +707,32 @@ static int power_off(void)
 }
 
 /*
+ * Writes text to a kernel setting; a setting the kernel lacks (no such
+ * file) is left alone, a write it refuses said on the control channel.
+ */
+static void set_knob(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	size_t n = strlen(text);
+
+	if (fd < 0)
+		return;
+	if (write(fd, text, n) != (ssize_t)n)
+		ctl("error cannot write %s: %s", path, strerror(errno));
+	close(fd);
+}
+
+/*
  * The kernel has what the guest needs built in, and the root holds no
  * modules: a request_module() (a netdev, protocol or crypto name the
  * kernel does not know) would start /sbin/modprobe only for it to fail,
  * 4 to 5 times per wireless test file, each a process on the host's CPU.
  * An empty modprobe path makes the kernel give up at once (-ENOENT).
+ * Without CONFIG_MODULES there is nothing to turn off.
  */
 static int no_modprobe(void)
 {
-	int fd = open("/proc/sys/kernel/modprobe", O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0; /* a kernel without CONFIG_MODULES: nothing to turn off */
-	if (write(fd, "\n", 1) != 1)
-		ctl("error cannot empty /proc/sys/kernel/modprobe: %s", strerror(errno));
-	close(fd);
+	set_knob("/proc/sys/kernel/modprobe", "\n");
 	return 0;
 }
 
@@ -737,13 +748,7 @@ static int no_modprobe(void)
  */
 static int fault_around(void)
 {
-	int fd = open("/sys/kernel/debug/fault_around_bytes", O_WRONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	if (write(fd, "1048576\n", 8) != 8)
-		ctl("error cannot write /sys/kernel/debug/fault_around_bytes: %s", strerror(errno));
-	close(fd);
+	set_knob("/sys/kernel/debug/fault_around_bytes", "1048576\n");
 	return 0;
 }
 

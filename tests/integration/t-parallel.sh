@@ -9,6 +9,13 @@ awk '/^# itest\/t[0-9]+-[a-z-]+\.sh$/ { if (open) bad = 1; open = $2 }
 	/^(not )?ok [0-9]+ itest\// { if ($0 !~ open) bad = 1; open = "" }
 	END { exit bad || open != "" }' "$work/out" && [ $rc -eq 1 ]
 check "-j2 keeps each test's KTAP block whole"
+# The CPUs each running guest's host processes may use, one line each.
+guest_cpus() {
+	for p in $(pgrep -f "$TMPDIR/umlrun.*/linux"); do
+		sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$p/status 2>/dev/null
+	done
+}
+
 if [ "$(nproc)" -ge 2 ]; then
 	# Real time: the guest sleeps 6 s while we look at its processes.
 	"$umlrun" exec --time-travel=off -- sleep 6 >"$work/out" 2>"$work/err" &
@@ -17,10 +24,8 @@ if [ "$(nproc)" -ge 2 ]; then
 	while [ $pinned -eq 0 ] && [ $tries -lt 50 ]; do
 		sleep 0.1
 		tries=$((tries + 1))
-		for p in $(pgrep -f "$TMPDIR/umlrun.*/linux"); do
-			cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$p/status 2>/dev/null)
+		for cpus in $(guest_cpus); do
 			case $cpus in
-			'') ;;
 			*[,-]*) unpinned=$((unpinned + 1)) ;;
 			*) pinned=$((pinned + 1)) ;;
 			esac
@@ -39,11 +44,10 @@ if [ "$(nproc)" -ge 2 ]; then
 	while [ "$(echo "$seen" | wc -w)" -lt 2 ] && [ $tries -lt 50 ]; do
 		sleep 0.1
 		tries=$((tries + 1))
-		for p in $(pgrep -f "$TMPDIR/umlrun.*/linux"); do
-			cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$p/status 2>/dev/null)
+		for cpus in $(guest_cpus); do
 			case " $seen " in
 			*" $cpus "*) ;;
-			*) [ -z "$cpus" ] || seen="$seen $cpus" ;;
+			*) seen="$seen $cpus" ;;
 			esac
 		done
 	done
