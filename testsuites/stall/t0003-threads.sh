@@ -10,17 +10,17 @@ test_lazy_prereq STALL_BREAKER '
 # 4 threads take turns at a mutex around each clock read, as kselftest
 # timers' threadtest does with 8: a thread that finds the mutex taken
 # sleeps in a futex call until it is handed over, which starts no count
-# again. The process's reads are counted together: after 200,000 in all
-# (and about 39,000 while its threads start, the ones before the last
-# thread's start), each further read moves the clock on, so the loop ends
-# within a few ticks of its 5 s, on 7.2 as on 6.1 and 6.12 (which lack
-# 7.2's 0005-um-sched-repick-clock.patch: with a count per thread, their
-# threads went 20 s of wall time between two moves of the clock there,
-# and the wall-clock breaker moved it first). Counted per thread alone, each thread
-# needed its own 200,000 when the scheduler shared the turns among them:
-# 800,160 turns, 5.61 s. This file runs alone in its guest, where the
-# turns are shared so (after other loops in the same guest one thread
-# could take most turns, and its count alone sufficed).
+# again. The reads of a process's threads are counted together: after
+# 200,000 in all each further read moves the clock on, and the loop ends
+# within a few ticks of its 5 s, after about 239,000 turns (the 39,000 or
+# so made before the last thread starts do not count: its start is
+# progress). Counted per thread alone, each thread needed its own
+# 200,000: 800,161 turns and 5.64 s on 7.2, and on 6.1 and 6.12 (no
+# 0005-um-sched-repick-clock.patch) 20 s of wall time between two moves,
+# so that the wall-clock breaker moved the clock first. Alone in its
+# guest, the scheduler shares the turns among the threads; after other
+# loops it let one thread take most turns, and that thread's own count
+# hid the difference.
 test_expect_success STALL_BREAKER 'a mutex loop of 4 threads waits 5 simulated seconds and ends after 200,000 reads in all' '
 	wall0=$(cat /sys/module/kernel/parameters/uml_stall_wall_breaks) &&
 	spinwait mutex 5 >out &&
