@@ -15,7 +15,7 @@ set -eu
 echo "# stall breaker benchmark, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 
 # One boot per kind: simulated seconds the loop saw, wall seconds of the boot.
-for kind in clock yield poll select epoll futex nanosleep user; do
+for kind in clock mutex yield poll select epoll futex nanosleep user; do
 	t0=$(now)
 	krc=0
 	"$umlrun" exec --wall-timeout=90 -- spinwait "$kind" 5 >"$work/$kind.out" 2>&1 || krc=$?
@@ -25,8 +25,8 @@ for kind in clock yield poll select epoll futex nanosleep user; do
 		"$(calc "${ns:-0} / 1000000000")" "$wall"
 done
 
-bench_run stall --repeat=3 --check-determinism stall/t0001-kernel-entry.sh
-printf 'stall/t0001 x3 --check-determinism: exit %d, %s simulated s, %s wall s\n' "$rc" \
+bench_run stall --repeat=3 --check-determinism stall/t0001-kernel-entry.sh stall/t0003-threads.sh
+printf 'stall/t0001 and t0003 x3 --check-determinism: exit %d, %s simulated s, %s wall s\n' "$rc" \
 	"$(sum_field "$dir" sim_seconds)" "$(run_wall "$dir")"
 
 bench_run suites -j2 --repeat=2 --check-determinism timers wireless
