@@ -1,6 +1,7 @@
 #!/bin/sh
 test_description='a loop that waits for time through the kernel makes time pass'
 . ../lib/harness.sh
+. "$HARNESS_SUITE_DIR/lib-stall.sh"
 
 # Each loop waits 5 simulated seconds by spinning: on the clock, or until
 # an alarm fires. Under inf-cpu, before the stall breaker, none of them
@@ -8,34 +9,6 @@ test_description='a loop that waits for time through the kernel makes time pass'
 # Now, after 200,000 waiting kernel entries in a row, each further one
 # moves the clock on to its next event, the same way on every run
 # (--check-determinism).
-test_lazy_prereq STALL_BREAKER '
-	test "${UMLRUN_MODE-}" = inf-cpu &&
-	test -e /sys/module/kernel/parameters/uml_stall_events
-'
-
-# spin KIND: runs the loop, checks it ended after
-# 5 s and not much later (the last move is at most one tick, 10 ms, past
-# the deadline), that the deterministic breaker, not the wall clock,
-# moved time, and that it took about 200,000 turns, not millions (an
-# adjtimex loop made 6.5 million calls of 768 ns each when the breaker
-# did not count them).
-spin () {
-	read_breaks wall0 &&
-	spinwait "$1" 5 >out &&
-	cat out >&2 &&
-	elapsed=$(sed -n "s/^elapsed_ns=//p" out) &&
-	test "$elapsed" -ge 5000000000 &&
-	test "$elapsed" -lt 5100000000 &&
-	loops=$(sed -n "s/^loops=//p" out) &&
-	test "$loops" -lt 1000000 &&
-	read_breaks wall1 &&
-	test "$wall0" = "$wall1"
-}
-
-read_breaks () {
-	eval "$1=\$(cat /sys/module/kernel/parameters/uml_stall_wall_breaks)"
-}
-
 for kind in clock adjtimex yield poll select epoll; do
 	test_expect_success STALL_BREAKER "a $kind loop waits 5 simulated seconds and ends" "
 		spin $kind
