@@ -27,6 +27,9 @@
  *              is due it sleeps through its timer slack, 50 us)
  *   nanosleep  nanosleep() of zero, likewise (it returns at once, or
  *              sleeps through its slack as the futex call does)
+ *   getppid    getppid(), likewise: a system call that succeeds, which
+ *              is progress, not a wait, so only the busy breaker (a
+ *              guest that makes a million of them without idling) ends it
  *   user       a loop on a flag in user space alone (no system call),
  *              likewise: only the wall-clock breaker ends it
  *
@@ -133,6 +136,8 @@ static int turn(const char *kind, int epfd)
 			   : 0;
 	if (!strcmp(kind, "nanosleep"))
 		return nanosleep(&zero, NULL) < 0 && errno != EINTR ? -1 : 0;
+	if (!strcmp(kind, "getppid"))
+		return getppid() > 0 ? 0 : -1;
 	return 0; /* user: nothing but the flag */
 }
 
@@ -143,7 +148,7 @@ int main(int argc, char **argv)
 {
 	static const char *const kinds[] = { "clock",	  "adjtimex", "mutex", "yield",
 					     "poll",	  "select",   "epoll", "futex",
-					     "nanosleep", "user",     NULL };
+					     "nanosleep", "getppid",  "user",  NULL };
 	struct sigaction sa = { .sa_handler = on_alarm };
 	const char *kind = argc == 3 ? argv[1] : "";
 	unsigned long long loops = 0;
@@ -159,7 +164,7 @@ int main(int argc, char **argv)
 	if (!kinds[i] || secs < 1 || *end) {
 		fprintf(stderr,
 			"usage: spinwait clock|adjtimex|mutex|yield|poll|select|epoll|futex|"
-			"nanosleep|user SECONDS\n");
+			"nanosleep|getppid|user SECONDS\n");
 		return 2;
 	}
 	limit = (int64_t)secs * 1000000000;

@@ -3,6 +3,9 @@
 #   STALL_BREAKER        prerequisite: inf-cpu on a kernel with the breaker
 #   spin KIND [MAX_LOOPS]   one loop of spinwait (rootfs/helpers/spinwait.c)
 #   read_breaks VAR      VAR=the wall-clock breaker's moves so far
+#   stall_param NAME VALUE  the kernel parameter NAME (uml_stall_wall_ms,
+#                        uml_stall_busy_calls...) for this test (a test
+#                        body only: the old value comes back after it)
 
 test_lazy_prereq STALL_BREAKER '
 	test "${UMLRUN_MODE-}" = inf-cpu &&
@@ -32,3 +35,13 @@ read_breaks () {
 	eval "$1=\$(cat /sys/module/kernel/parameters/uml_stall_wall_breaks)"
 }
 
+# The guest sets them (the kernel arms the wall-clock breaker's host
+# timer again at once), rather than the command line, which would seed
+# the guest's random pool: docs/timers.md, "When the guest spins".
+stall_param () {
+	_param=/sys/module/kernel/parameters/$1 &&
+	_param_old=$(cat "$_param") &&
+	test_when_finished "echo $_param_old >$_param" &&
+	echo "$2" >"$_param" &&
+	test "$(cat "$_param")" = "$2"
+}
