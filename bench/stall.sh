@@ -32,9 +32,9 @@ t0=$(now)
 krc=0
 "$umlrun" exec --seccomp=off --wall-timeout=200 -- sh -c \
 	'spinwait select 5 && cat /sys/module/kernel/parameters/uml_stall_wall_breaks' >"$work/ptrace.out" 2>&1 || krc=$?
+ns=$(sed -n 's/^elapsed_ns=//p' "$work/ptrace.out")
 printf 'select, ptrace: exit %d, %s simulated s waited, wall_breaks %s, %.2f wall s (boot included)\n' "$krc" \
-	"$(calc "$(sed -n 's/^elapsed_ns=//p' "$work/ptrace.out" | grep . || echo 0) / 1000000000")" \
-	"$(tail -n 1 "$work/ptrace.out")" "$(calc "$(now) - $t0")"
+	"$(calc "${ns:-0} / 1000000000")" "$(tail -n 1 "$work/ptrace.out")" "$(calc "$(now) - $t0")"
 
 bench_run stall --repeat=3 --check-determinism stall/t0001-kernel-entry.sh stall/t0003-threads.sh \
 	stall/t0004-wall-window.sh stall/t0005-busy.sh
