@@ -414,6 +414,7 @@ static int probe_binary(struct kernel *k, const char *binary, struct uerr *e)
 	k->has_seccomp = strstr(help, "seccomp=") != NULL;
 	k->has_cpu_cost = strstr(help, "uml-syscall-cost=") != NULL;
 	k->has_stall_wall = strstr(help, "uml-stall-wall-ms=") != NULL;
+	k->has_random_seed = strstr(help, "uml-random-seed=") != NULL;
 	snprintf(k->release, sizeof(k->release), "%.*s", version ? (int)strcspn(version, "\n") : 0,
 		 version ? version : "");
 	if (sscanf(k->release, "%d.%d", &major, &minor) != 2)
@@ -434,9 +435,11 @@ static long long binary_size(const char *path)
 static char *info_text(const struct kernel *k, long long size)
 {
 	return xasprintf(
-	    "start_unit=%s\nrelease=%s\nseccomp=%s\ncpu_cost=%s\nstall_wall=%s\nsize=%lld\n",
+	    "start_unit=%s\nrelease=%s\nseccomp=%s\ncpu_cost=%s\nstall_wall=%s\nrandom_seed=%s\n"
+	    "size=%lld\n",
 	    start_unit_name(k->start_unit), k->release, k->has_seccomp ? "yes" : "no",
-	    k->has_cpu_cost ? "yes" : "no", k->has_stall_wall ? "yes" : "no", size);
+	    k->has_cpu_cost ? "yes" : "no", k->has_stall_wall ? "yes" : "no",
+	    k->has_random_seed ? "yes" : "no", size);
 }
 
 /* KEY=value from the info file's text, or NULL. */
@@ -461,6 +464,7 @@ static int read_info(struct kernel *k)
 	_cleanup_free_ char *seccomp = NULL;
 	_cleanup_free_ char *cpu_cost = NULL;
 	_cleanup_free_ char *stall_wall = NULL;
+	_cleanup_free_ char *random_seed = NULL;
 	int major = 0, minor = 0;
 
 	_cleanup_free_ char *size = NULL;
@@ -476,7 +480,8 @@ static int read_info(struct kernel *k)
 	seccomp = info_value(text, "seccomp");
 	cpu_cost = info_value(text, "cpu_cost");
 	stall_wall = info_value(text, "stall_wall");
-	if (!release || !seccomp || !cpu_cost || !stall_wall ||
+	random_seed = info_value(text, "random_seed");
+	if (!release || !seccomp || !cpu_cost || !stall_wall || !random_seed ||
 	    sscanf(release, "%d.%d", &major, &minor) != 2) {
 		/* Written by an older umlrun: ask the binary, keep the answer. */
 		struct uerr e;
@@ -494,6 +499,7 @@ static int read_info(struct kernel *k)
 	k->has_seccomp = !strcmp(seccomp, "yes");
 	k->has_cpu_cost = !strcmp(cpu_cost, "yes");
 	k->has_stall_wall = !strcmp(stall_wall, "yes");
+	k->has_random_seed = !strcmp(random_seed, "yes");
 	return 0;
 }
 

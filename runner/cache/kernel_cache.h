@@ -78,12 +78,13 @@ struct kernel {
 	char *binary; /* kernels/KEY/linux */
 	char key[65];
 	enum start_unit start_unit;
-	char release[64];    /* its --version: "6.12.118" */
-	int version_code;    /* major * 65536 + minor * 256 (KERNEL_VERSION) */
-	bool has_seccomp;    /* its --help offers seccomp= (UML's seccomp userspace, 6.16) */
-	bool has_cpu_cost;   /* uml-syscall-cost= (our patch, uml-config/patches) */
-	bool has_stall_wall; /* uml-stall-wall-ms= (our stall breaker patch, 7.2, 6.1) */
-	bool built;	     /* false when the cache already had it */
+	char release[64];     /* its --version: "6.12.118" */
+	int version_code;     /* major * 65536 + minor * 256 (KERNEL_VERSION) */
+	bool has_seccomp;     /* its --help offers seccomp= (UML's seccomp userspace, 6.16) */
+	bool has_cpu_cost;    /* uml-syscall-cost= (our patch, uml-config/patches) */
+	bool has_stall_wall;  /* uml-stall-wall-ms= (our stall breaker patch, 7.2, 6.1) */
+	bool has_random_seed; /* uml-random-seed= (our patch, 7.2) */
+	bool built;	      /* false when the cache already had it */
 };
 
 /* The kernel's cache key for these options, without building anything. */

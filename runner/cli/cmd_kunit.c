@@ -6,6 +6,7 @@
  * (--run_isolated); kunit.py's options and output (docs/kunit.md).
  */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -84,15 +85,21 @@ static void kunit_console_in(void *ctx, const char *data, size_t len)
 /*
  * The KUnit words of the kernel command line: umlrun's, then kunit.py's
  * (kunit_kernel.py run_kernel: filter_glob, filter, filter_action), then
- * --kernel_args, last so that they may override.
+ * --kernel_args, last so that they may override. A kernel with our seed
+ * patch gets the guest's seed for its random pool (uml-random-seed=):
+ * with no init to credit umlrun.seed=, its generator would never be
+ * ready, and tests that need it would skip where kunit.py's pass.
  */
-static char *kunit_cmdline_extra(const struct opts *o, const char *glob, const char *action)
+static char *kunit_cmdline_extra(const struct session *s, const char *glob, const char *action)
 {
+	const struct opts *o = s->o;
 	_cleanup_free_ char *filter =
 	    o->nfilters ? kunit_filter_param(o->filters, o->nfilters) : NULL;
 	struct strbuf sb = { 0 };
 
 	sb_adds(&sb, "kunit_shutdown=poweroff");
+	if (s->kernel.has_random_seed)
+		sb_printf(&sb, " uml-random-seed=%" PRIu64, s->random_seed);
 	if (glob && *glob)
 		sb_printf(&sb, " kunit.filter_glob=%s", glob);
 	if (filter)
@@ -118,7 +125,7 @@ static void kunit_boot_once(struct session *s, const char *glob, const char *act
 			    struct kunit_boot *b)
 {
 	const struct opts *o = s->o;
-	_cleanup_free_ char *extra = kunit_cmdline_extra(o, glob, action);
+	_cleanup_free_ char *extra = kunit_cmdline_extra(s, glob, action);
 	struct kunit_console con = { &b->k, o->verbose };
 	struct guest_io io = { NULL, NULL, kunit_console_in, &con };
 	struct guest_spec g = guest_for(s, 0);

@@ -33,6 +33,10 @@ run "$umlrun" kunit $K --results="$results"
 	grep -q '^ok 1 time64_to_tm_test_date_range$' "$results/latest/kunit/time_test_cases/ktap.log" &&
 	grep -q 'reboot: \(Power down\|System halted\)' "$results/latest/console.log" && nothing_left
 check "umlrun kunit boots the KUnit kernel once and reports each suite, its cases nested, in the results folder; a kernel thread spinning on schedule() ends under inf-cpu"
+# No init credits a seed to a KUnit guest's pool: the kernel does, at boot.
+grep -q ' uml-random-seed=0\( \|$\)' "$results/latest/kunit/time_test_cases/cmdline.txt" &&
+	sed -n '1,/KTAP version/p' "$results/latest/console.log" | grep -q 'random: crng init done'
+check "a KUnit guest's random generator is ready before its first test: the guest's seed credited at boot (uml-random-seed=)"
 # The simulated seconds of each suite, as results.json has them.
 sims() {
 	grep -o '"id": "kunit/[^"]*", "attempt": [0-9]*, [^}]*"sim_seconds": [0-9.]*' "$1" |
