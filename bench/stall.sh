@@ -15,7 +15,7 @@ set -eu
 echo "# stall breaker benchmark, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 
 # One boot per kind: simulated seconds the loop saw, wall seconds of the boot.
-for kind in clock mutex yield poll select epoll futex nanosleep getppid user; do
+for kind in clock mutex yield poll select epoll futex nanosleep getppid waitpid user; do
 	t0=$(now)
 	krc=0
 	"$umlrun" exec --wall-timeout=90 -- spinwait "$kind" 5 >"$work/$kind.out" 2>&1 || krc=$?
@@ -37,8 +37,8 @@ printf 'select, ptrace: exit %d, %s simulated s waited, wall_breaks %s, %.2f wal
 	"$(calc "${ns:-0} / 1000000000")" "$(tail -n 1 "$work/ptrace.out")" "$(calc "$(now) - $t0")"
 
 bench_run stall --repeat=3 --check-determinism stall/t0001-kernel-entry.sh stall/t0003-threads.sh \
-	stall/t0004-wall-window.sh stall/t0005-busy.sh
-printf 'stall/t0001, t0003, t0004 and t0005 x3 --check-determinism: exit %d, %s simulated s, %s wall s\n' "$rc" \
+	stall/t0004-wall-window.sh stall/t0005-busy.sh stall/t0006-poll-between-work.sh
+printf 'stall/t0001, t0003, t0004, t0005 and t0006 x3 --check-determinism: exit %d, %s simulated s, %s wall s\n' "$rc" \
 	"$(sum_field "$dir" sim_seconds)" "$(run_wall "$dir")"
 
 bench_run suites -j2 --repeat=2 --check-determinism timers wireless

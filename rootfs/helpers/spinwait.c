@@ -30,6 +30,11 @@
  *   getppid    getppid(), likewise: a system call that succeeds, which
  *              is progress, not a wait, so only the busy breaker (a
  *              guest that makes a million of them without idling) ends it
+ *   waitpid    waitpid(WNOHANG) on a child that sleeps SECONDS, with a
+ *              getppid() (progress) after each, until it is reaped, as
+ *              kselftest's clocksource-switch waits for its child (with
+ *              sysfs writes between): a task that polls between rounds
+ *              of work, which the polls it makes end
  *   user       a loop on a flag in user space alone (no system call),
  *              likewise: only the wall-clock breaker ends it
  *
@@ -53,6 +58,7 @@
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/timex.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -146,9 +152,9 @@ static int turn(const char *kind, int epfd)
 
 int main(int argc, char **argv)
 {
-	static const char *const kinds[] = { "clock",	  "adjtimex", "mutex", "yield",
-					     "poll",	  "select",   "epoll", "futex",
-					     "nanosleep", "getppid",  "user",  NULL };
+	static const char *const kinds[] = { "clock",	"adjtimex", "mutex", "yield",	  "poll",
+					     "select",	"epoll",    "futex", "nanosleep", "getppid",
+					     "waitpid", "user",	    NULL };
 	struct sigaction sa = { .sa_handler = on_alarm };
 	const char *kind = argc == 3 ? argv[1] : "";
 	unsigned long long loops = 0;
@@ -164,13 +170,13 @@ int main(int argc, char **argv)
 	if (!kinds[i] || secs < 1 || *end) {
 		fprintf(stderr,
 			"usage: spinwait clock|adjtimex|mutex|yield|poll|select|epoll|futex|"
-			"nanosleep|getppid|user SECONDS\n");
+			"nanosleep|getppid|waitpid|user SECONDS\n");
 		return 2;
 	}
 	limit = (int64_t)secs * 1000000000;
 	if (!strcmp(kind, "epoll") && (epfd = epoll_create1(0)) < 0)
 		return fail("epoll_create1");
-	if (i >= CLOCK_KINDS) {
+	if (i >= CLOCK_KINDS && strcmp(kind, "waitpid")) {
 		struct itimerval it = { .it_value = { secs, 0 } };
 
 		if (sigaction(SIGALRM, &sa, NULL) < 0 || setitimer(ITIMER_REAL, &it, NULL) < 0)
@@ -201,6 +207,21 @@ int main(int argc, char **argv)
 		for (i = 0; i < MUTEX_THREADS; i++)
 			pthread_join(th[i], NULL);
 		loops = mutex_loops;
+	} else if (!strcmp(kind, "waitpid")) {
+		struct timespec ts = { secs, 0 };
+		pid_t pid = fork(), r;
+
+		if (pid < 0)
+			return fail("fork");
+		if (!pid)
+			_exit(nanosleep(&ts, NULL) < 0);
+		while (!(r = waitpid(pid, NULL, WNOHANG))) {
+			if (getppid() <= 0)
+				return fail("getppid");
+			loops++;
+		}
+		if (r < 0)
+			return fail("waitpid");
 	} else {
 		while (!fired) {
 			if (turn(kind, epfd) < 0)

@@ -145,7 +145,7 @@ static const struct ksft_rule {
 	{ "timers/skew_consistency", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL, COST_POLL_MS,
 	  true },
 	{ "timers/clocksource-switch", WHY_RUNS_INCONSISTENCY, false, NULL, NULL, NULL,
-	  COST_POLL_MS, false },
+	  COST_POLL_MS, true },
 	{ "timers/leapcrash", WHY_LEAPCRASH, false, NULL, NULL, NULL, COST_POLL_MS, true },
 	/* 24 s of polling: with time travel off it takes that, as written. */
 	{ "timens/gettime_perf", WHY_GETTIME_PERF, true, NULL, NULL, NULL, COST_POLL_MS, true },
