@@ -359,6 +359,7 @@ int cmd_hwsim(const struct opts *o)
 		uerr_die(&e);
 	if (hwsim_list_read(tree, &all, &e) < 0)
 		uerr_die(&e);
+	layout.crypto_alias = all.crypto_alias;
 	/* By case: what the last run failed, run anew as the cases they are. */
 	if (o->rerun_failed) {
 		if (o->nargs || o->nmodules)

@@ -16,7 +16,17 @@
 #include "kselftest.h"
 
 /* Part of the cache key: a changed recipe (the steps below, the environment) rebuilds. */
-#define HOSTAP_RECIPE_VERSION 1
+#define HOSTAP_RECIPE_VERSION 2
+
+/*
+ * A line added to each .config of the copy. hostap's src/utils/trace.c
+ * (CONFIG_WPA_TRACE_BFD, which the example configs set) cast to libbfd's
+ * bfd_hostptr_t until 2023-11-30 (its commit "trace: binutils replaces
+ * bfd_hostptr_t with uintptr_t"); Debian 12's binutils 2.40 no longer has
+ * the type, so every tree before that, v2.10 among them, failed to build
+ * here. The name means nothing to a later tree.
+ */
+static const char config_extra[] = "CFLAGS += -Dbfd_hostptr_t=uintptr_t\n";
 
 /*
  * What is built, in the order of hostap's tests/hwsim/build.sh, each in
@@ -243,7 +253,8 @@ static char *recipe_text(void)
 
 		sb_printf(&sb, "%s %s", i ? "," : "", s->dir);
 		if (s->config)
-			sb_printf(&sb, " with tests/hwsim/%s", s->config);
+			sb_printf(&sb, " with tests/hwsim/%s + %.*s", s->config,
+				  (int)strlen(config_extra) - 1, config_extra);
 		if (s->make_arg)
 			sb_printf(&sb, " %s", s->make_arg);
 		for (const char *const *p = s->programs; *p; p++)
@@ -334,8 +345,11 @@ int hostap_build_key(const char *tree, char out[17], struct uerr *e)
 
 /* ---- copying -------------------------------------------------------- */
 
-/* from to a new file to, with its permission bits; to's folder made as needed. */
-static int copy_file(const char *from, const char *to, struct uerr *e)
+/*
+ * from to a new file to, with its permission bits and extra (or NULL) after
+ * its content; to's folder made as needed.
+ */
+static int copy_file(const char *from, const char *to, const char *extra, struct uerr *e)
 {
 	_cleanup_free_ char *data = NULL;
 	_cleanup_free_ char *parent = xstrdup(to);
@@ -357,7 +371,9 @@ static int copy_file(const char *from, const char *to, struct uerr *e)
 	fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, (st.st_mode & 0777) | 0600);
 	if (fd < 0)
 		return uerr_sys(e, EXIT_INFRA, "hostap: cannot create %s", to);
-	if ((r = write_all(fd, data, len)) < 0 || close(steal_fd(&fd)) < 0) {
+	if ((r = write_all(fd, data, len)) < 0 ||
+	    (extra && len && data[len - 1] != '\n' && (r = write_all(fd, "\n", 1)) < 0) ||
+	    (extra && (r = write_all(fd, extra, strlen(extra))) < 0) || close(steal_fd(&fd)) < 0) {
 		if (r < 0)
 			errno = -r;
 		return uerr_sys(e, EXIT_INFRA, "hostap: cannot write %s", to);
@@ -382,7 +398,7 @@ static int copy_inputs(const char *tree, const struct hb_inputs *in, const char 
 		_cleanup_free_ char *from = xasprintf("%s/%s", tree, in->v[i]);
 		_cleanup_free_ char *to = xasprintf("%s/%s", work, in->v[i]);
 
-		if (copy_file(from, to, e) < 0)
+		if (copy_file(from, to, NULL, e) < 0)
 			return -1;
 	}
 	if (input_list(work, &v, &n, e) < 0)
@@ -403,7 +419,7 @@ static int copy_inputs(const char *tree, const struct hb_inputs *in, const char 
 			continue;
 		from = xasprintf("%s/tests/hwsim/%s", work, steps[i].config);
 		to = xasprintf("%s/%s/.config", work, steps[i].dir);
-		if (copy_file(from, to, e) < 0)
+		if (copy_file(from, to, config_extra, e) < 0)
 			return -1;
 	}
 	return 0;
@@ -619,7 +635,7 @@ static int copy_libs(const char *loader, const char *prog, const char *libdir, s
 		if (strchr(name, '/') || !strcmp(path, loader))
 			continue;
 		to = xasprintf("%s/%s", libdir, name);
-		if (!path_exists(to) && copy_file(path, to, e) < 0)
+		if (!path_exists(to) && copy_file(path, to, NULL, e) < 0)
 			return -1;
 	}
 	return 0;

@@ -40,6 +40,9 @@ void hwsim_list_parse(const char *module, const char *text, struct hwsim_list *o
 
 			if (len && name[len] == '(')
 				push(out, module, name, len);
+		} else if (!strncmp(p, "from Crypto.", 12) || !strncmp(p, "import Crypto", 13)) {
+			/* At the start of a line: not inside a try that falls back. */
+			out->crypto_alias = true;
 		}
 		p = *nl ? nl + 1 : nl;
 	}
@@ -252,9 +255,11 @@ int hwsim_suite_write(const char *suites, const struct hwsim_list *sel,
 			  "#!/bin/sh\n"
 			  "# Made by umlrun hwsim: %zu of hostap's tests/hwsim cases, from %s.\n"
 			  "HWSIM_RADIOS=%d\n"
+			  "%s"
 			  ". ../lib/hwsim.sh\n"
 			  "hwsim_cases",
-			  end - first, sel->v[first].module, l->radios);
+			  end - first, sel->v[first].module, l->radios,
+			  l->crypto_alias ? "HWSIM_PY_CRYPTO=alias\n" : "");
 		for (size_t i = first; i < end; i++)
 			sb_printf(&sb, " \\\n\t%s", sel->v[i].name);
 		sb_adds(&sb, "\n");

@@ -76,11 +76,19 @@ struct hwsim_case {
 struct hwsim_list {
 	struct hwsim_case *v;
 	size_t n;
+	/*
+	 * A module imports pycryptodome as Crypto with no fallback to
+	 * Cryptodome (hostap before 2023), the one name Debian's package has.
+	 */
+	bool crypto_alias;
 };
 
 /* Every case of TREE's tests/hwsim, modules in name order, cases in file order. */
 int hwsim_list_read(const char *tree, struct hwsim_list *out, struct uerr *e);
-/* The cases of one module's text (a test_MODULE.py), appended to out. */
+/*
+ * The cases of one module's text (a test_MODULE.py), appended to out; sets
+ * out->crypto_alias if it needs it.
+ */
 void hwsim_list_parse(const char *module, const char *text, struct hwsim_list *out);
 /*
  * The cases args name (a case, or a prefix ending in '*', as run-tests.py
@@ -97,6 +105,7 @@ struct hwsim_layout {
 	long timeout;	     /* simulated seconds per test file */
 	double wall_timeout; /* wall seconds per test file */
 	const char *mem;
+	bool crypto_alias; /* the guests' python finds Cryptodome as Crypto too */
 };
 
 /* Writes SUITES/hwsim/ for the cases in sel (see above). */

@@ -5,7 +5,9 @@
 # $UMLRUN_HOSTAP_TARBALL): bad input, a few real cases of each kind (pass,
 # skip with a reason; with --tshark where the host has tshark), and a tree with a module of our own whose first case
 # spins (the guest is stopped, the case failed, the next case goes on in a
-# fresh guest) and whose last case fails (run again alone, still failing).
+# fresh guest) and whose last case fails (run again alone, still failing);
+# a module that imports Crypto as hostap's before 2023 did, and one whose
+# import fails.
 #
 # Prints TAP; exits 1 if any check failed. Builds hostap's programs and the
 # hwsim kernel once (cached): about 15 minutes on 2 cores the first time.
@@ -165,6 +167,28 @@ run "$umlrun" ${replay#umlrun }
 	grep -q "^    not ok 1 umlrun_stuck_fail$" "$results/latest/ktap.txt" &&
 	grep -q '"random_seed": 1,\{0,1\}$' "$results/latest/results.json"
 check "the printed hwsim replay runs that batch alone, under that seed, and fails again"
+
+# ---- a tree of before 2023: its cases import pycryptodome as Crypto ----
+cat >"$tree/tests/hwsim/test_umlrun_crypto.py" <<'EOF'
+from Crypto.Cipher import AES
+
+def test_umlrun_crypto_aes(dev, apdev):
+    """imports pycryptodome as Crypto, as hostap's cases did before 2023"""
+    if AES.new(b'k' * 16, AES.MODE_ECB).encrypt(b'p' * 16) == b'p' * 16:
+        raise Exception("AES did nothing")
+EOF
+run "$umlrun" hwsim --hostap="$tree" --results="$results" --module=umlrun_crypto
+[ $rc -eq 0 ] && grep -q "^    ok 1 umlrun_crypto_aes$" "$results/latest/ktap.txt"
+check "a module that imports Crypto (Debian names it Cryptodome) runs its case"
+rm -f "$tree/tests/hwsim/test_umlrun_crypto.py"
+echo "import umlrun_no_such_module" >"$tree/tests/hwsim/test_umlrun_import.py"
+run "$umlrun" hwsim --hostap="$tree" --results="$results" --retry=0 ap_open
+[ $rc -eq 1 ] &&
+	grep -q "^    # run-tests.py reported no case: its error is in console.log$" "$results/latest/ktap.txt" &&
+	grep -q "No module named 'umlrun_no_such_module'" "$(find "$results/latest/" -name console.log | head -1)"
+check "run-tests.py that fails at an import: the batch fails, its KTAP points at console.log"
+rm -f "$tree/tests/hwsim/test_umlrun_import.py"
+
 nothing_left
 check "no guest or stage of these runs is left"
 

@@ -38,6 +38,16 @@ static void test_parse(void)
 	is_int((long long)l.n, 2, "parse: only top-level def test_NAME( lines are cases");
 	is_str(l.n > 1 ? l.v[1].name : NULL, "ap_open_2", "parse: the name without test_");
 	is_str(l.n ? l.v[0].module : NULL, "ap_open", "parse: the module");
+	ok(!l.crypto_alias, "parse: no import of Crypto, no alias");
+	hwsim_list_parse("ap_psk",
+			 "try:\n"
+			 "    from Cryptodome.Cipher import AES\n"
+			 "except ImportError:\n"
+			 "    from Crypto.Cipher import AES\n",
+			 &l);
+	ok(!l.crypto_alias, "parse: Crypto only as the fallback of Cryptodome, no alias");
+	hwsim_list_parse("ap_wps", "import os\nfrom Crypto.Cipher import AES\n", &l);
+	ok(l.crypto_alias, "parse: a module that imports Crypto alone needs the alias");
 	hwsim_list_free(&l);
 }
 
@@ -141,6 +151,7 @@ static void test_suite_and_follow_up(void)
 	ok(hwsim_suite_write(dir, &l, &lay, &e) == 0 && read_file(first, &text, NULL) == 0 &&
 	       strstr(text, "hwsim_cases \\\n\tm0 \\\n\tm1") && strstr(text, "HWSIM_RADIOS=7"),
 	   "suite: a batch file names its cases for hwsim_cases");
+	ok(!strstr(text, "HWSIM_PY_CRYPTO"), "suite: no Crypto alias unless the tree needs it");
 	mkdir(copy, 0755);
 	t.suite = HWSIM_SUITE;
 	t.file = "t0001-m.sh";
@@ -285,6 +296,34 @@ static void test_suite_and_follow_up(void)
 	rm_rf(dir);
 }
 
+/* A tree whose cases import Crypto: each batch says so before the harness. */
+static void test_suite_crypto_alias(void)
+{
+	char tmpl[] = "/tmp/test_hwsim.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	struct hwsim_list l = { 0 };
+	struct hwsim_layout lay = { .radios = 7,
+				    .batch = 40,
+				    .timeout = 86400,
+				    .wall_timeout = 900,
+				    .mem = "512M",
+				    .crypto_alias = true };
+	_cleanup_free_ char *first = xasprintf("%s/" HWSIM_SUITE "/t0001-m.sh", dir);
+	_cleanup_free_ char *text = NULL;
+	const char *alias, *harness;
+	struct uerr e;
+
+	add_module(&l, "m", "m", 2);
+	ok(hwsim_suite_write(dir, &l, &lay, &e) == 0 && read_file(first, &text, NULL) == 0,
+	   "suite: written with the Crypto alias");
+	alias = text ? strstr(text, "\nHWSIM_PY_CRYPTO=alias\n") : NULL;
+	harness = text ? strstr(text, ". ../lib/hwsim.sh") : NULL;
+	ok(alias && harness && alias < harness,
+	   "suite: the alias is set before the harness reads it");
+	hwsim_list_free(&l);
+	rm_rf(dir);
+}
+
 static void test_start(void)
 {
 	struct uerr e;
@@ -296,11 +335,12 @@ static void test_start(void)
 
 int main(void)
 {
-	plan(23);
+	plan(29);
 	test_parse();
 	test_select();
 	test_batches();
 	test_suite_and_follow_up();
+	test_suite_crypto_alias();
 	test_start();
 	return done_testing();
 }

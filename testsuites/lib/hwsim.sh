@@ -4,6 +4,7 @@
 # one file per batch of cases:
 #
 #	HWSIM_RADIOS=7 HWSIM_CHANNELS=1
+#	HWSIM_PY_CRYPTO=alias    (a tree whose cases import Crypto: below)
 #	. ../lib/hwsim.sh
 #	hwsim_cases ap_open ap_open_unknown_action ...
 #
@@ -181,6 +182,8 @@ hwsim__ktap() {
 		esac
 	done
 	[ -z "$held" ] || echo "ok $n $held # SKIP"
+	# run-tests.py stopped before its first case: an import that failed.
+	[ "$n" -gt 0 ] || hwsim__say "run-tests.py reported no case: its error is in console.log"
 }
 
 # hwsim_cases CASE...: run them, one KTAP result each.
@@ -201,6 +204,13 @@ hwsim_cases() {
 		exit 1
 	fi
 	hwsim__at "hostap's daemons are started (start.sh)"
+	# hostap's cases before 2023 import pycryptodome as Crypto only;
+	# Debian's package names it Cryptodome. umlrun says when a tree does.
+	if [ "${HWSIM_PY_CRYPTO:-}" = alias ]; then
+		mkdir -p /tmp/hwsim-python &&
+			ln -s /usr/lib/python3/dist-packages/Cryptodome /tmp/hwsim-python/Crypto &&
+			export PYTHONPATH=/tmp/hwsim-python${PYTHONPATH:+:$PYTHONPATH}
+	fi
 	# --long as vm-run.sh gives it under UML: time travel makes them cheap.
 	./run-tests.py -D --long --logdir "$hwsim__logs" -q "$@" 2>&2 | hwsim__ktap
 	./stop.sh >/dev/null 2>&1
