@@ -36,6 +36,18 @@ ns=$(sed -n 's/^elapsed_ns=//p' "$work/ptrace.out")
 printf 'select, ptrace: exit %d, %s simulated s waited, wall_breaks %s, %.2f wall s (boot included)\n' "$krc" \
 	"$(calc "${ns:-0} / 1000000000")" "$(tail -n 1 "$work/ptrace.out")" "$(calc "$(now) - $t0")"
 
+# A pure user-space spin that waits for another process's `sleep 1`, at
+# the default 20 s window: one window, then 1 ms ticks (the shell's fork
+# and exec of sleep end the first episode; the windows after it are
+# 100 ms until the guest idles: 100 s before that).
+t0=$(now)
+krc=0
+"$umlrun" exec --wall-timeout=200 -- sh -c \
+	'(while :; do :; done) & sleep 1; kill $!; cat /sys/module/kernel/parameters/uml_stall_wall_breaks' \
+	>"$work/beside.out" 2>&1 || krc=$?
+printf 'spin beside sleep 1, 20 s window: exit %d, wall_breaks %s, %.2f wall s (boot included)\n' "$krc" \
+	"$(tail -n 1 "$work/beside.out")" "$(calc "$(now) - $t0")"
+
 bench_run stall --repeat=3 --check-determinism stall/t0001-kernel-entry.sh stall/t0003-threads.sh \
 	stall/t0004-wall-window.sh stall/t0005-busy.sh stall/t0006-poll-between-work.sh
 printf 'stall/t0001, t0003, t0004, t0005 and t0006 x3 --check-determinism: exit %d, %s simulated s, %s wall s\n' "$rc" \

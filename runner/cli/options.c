@@ -1614,7 +1614,8 @@ int opts_parse(int argc, char **argv, struct opts *o, struct uerr *e)
 						"%s: %s: unknown option, or one that takes no "
 						"value; see 'umlrun %s --help'",
 						d->name, this, d->name);
-			if (optopt && optopt < 256)
+			/* --jobs with no value: getopt names it by its short letter, -j. */
+			if (optopt && optopt < 256 && !(this && !strncmp(this, "--", 2)))
 				return uerr_set(
 				    e, EXIT_USAGE,
 				    "%s: unknown option -%c or missing value; see 'umlrun "

@@ -251,8 +251,13 @@ char *suites_dir(struct session *s)
 	if (!s->o->suite_dir)
 		return xasprintf("%s/testsuites", s->project);
 	dir = realpath(s->o->suite_dir, NULL);
-	if (!dir || !is_dir(dir))
+	if (!dir)
 		die(EXIT_USAGE, "--suite-dir=%s: no such folder", s->o->suite_dir);
+	if (!is_dir(dir))
+		die(EXIT_USAGE,
+		    "--suite-dir=%s: not a folder; give the folder that holds the suite "
+		    "folders",
+		    s->o->suite_dir);
 	return dir;
 }
 

@@ -110,16 +110,56 @@ bool test_name_valid(const char *s)
 }
 
 /*
+ * The guest gets a copy of the folder of suites (root) with its links as
+ * they are (cp -a): a link out of it, or an absolute one, points at
+ * nothing there, and the test ran and failed ("can't open", "cannot
+ * enter"). Refused rather than followed: a suite's link to a host file
+ * would bring that file into the guest. A link that leads nowhere on the
+ * host too is left to the caller's own check.
+ */
+static int link_check(const char *root, const char *path, struct uerr *e)
+{
+	_cleanup_free_ char *real_root = NULL;
+	_cleanup_free_ char *real = NULL;
+	_cleanup_free_ char *shown = NULL;
+	char target[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	size_t rl;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+		return 0;
+	n = readlink(path, target, sizeof(target) - 1);
+	real = realpath(path, NULL);
+	real_root = realpath(root, NULL);
+	if (n < 0 || !real || !real_root)
+		return 0;
+	target[n] = '\0';
+	rl = strlen(real_root);
+	if (target[0] != '/' && !strncmp(real, real_root, rl) && real[rl] == '/')
+		return 0;
+	shown = str_printable(path);
+	return uerr_set(e, EXIT_USAGE,
+			"'%s': a link to '%s', which the guest cannot follow: it gets a copy of "
+			"%s with the links as they are; copy the file in, or link by a "
+			"relative path inside that folder",
+			shown, target, root);
+}
+
+/*
  * A test file is an executable file (docs/harness.md): a folder named
  * like one was listed and run ("no plan line"), and a file without its
  * execute bit ran although no other runner of the suite would run it.
- * Followed through a link, as the guest's hostfs follows it.
+ * Followed through a link that stays inside root, as the guest's copy
+ * of it holds it.
  */
-static int test_file_check(const char *sdir, const char *f, struct uerr *e)
+static int test_file_check(const char *root, const char *sdir, const char *f, struct uerr *e)
 {
 	_cleanup_free_ char *path = xasprintf("%s/%s", sdir, f);
 	struct stat st;
 
+	if (link_check(root, path, e) < 0)
+		return -1;
 	if (stat(path, &st) < 0)
 		return uerr_sys(e, EXIT_USAGE, "cannot read the test file '%s'", path);
 	if (S_ISDIR(st.st_mode))
@@ -156,6 +196,9 @@ static bool seconds_valid(const char *v, long max, long *out)
 {
 	char *end;
 
+	/* Digits only: strtol would take blanks and a sign (+5) too. */
+	if (*v < '0' || *v > '9')
+		return false;
 	errno = 0;
 	*out = strtol(v, &end, 10);
 	return !errno && end != v && !*end && *out > 0 && *out <= max;
@@ -442,6 +485,12 @@ static int load_suite(const char *dir, const char *suite, const char *only, stru
 	n = scandir(sdir, &names, NULL, alphasort);
 	if (n < 0)
 		return uerr_set(e, EXIT_USAGE, "unknown suite '%s'; see 'umlrun list'", suite);
+	if (link_check(dir, sdir, e) < 0) {
+		while (n--)
+			free(names[n]);
+		free(names);
+		return -1;
+	}
 	if (!test_name_valid(suite)) {
 		_cleanup_free_ char *shown = str_printable(sdir);
 
@@ -477,7 +526,7 @@ static int load_suite(const char *dir, const char *suite, const char *only, stru
 			    "named so); rename it",
 			    sdir, f);
 		} else if (r == 0 && is_test_file(f)) {
-			r = test_file_check(sdir, f, e);
+			r = test_file_check(dir, sdir, f, e);
 		}
 		if (r == 0 && is_test_file(f) && (!only || !strcmp(only, f))) {
 			struct test t = d;

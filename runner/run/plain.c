@@ -163,7 +163,11 @@ int plain_make(char *const *given, size_t n, char **suites, struct plain_dir **d
 
 		v[i].host = realpath(given[i], NULL);
 		if (!v[i].host || !is_dir(v[i].host)) {
-			uerr_set(e, EXIT_USAGE, "--plain=%s: no such folder", given[i]);
+			uerr_set(e, EXIT_USAGE,
+				 v[i].host ? "--plain=%s: not a folder; give the folder that "
+					     "holds the scripts"
+					   : "--plain=%s: no such folder",
+				 given[i]);
 			goto fail;
 		}
 		{

@@ -10,6 +10,9 @@ check "--help prints usage to stdout and exits 0"
 run "$umlrun" run --bogus
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ]
 check "an unknown option exits 2 with one line"
+run "$umlrun" run --jobs
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "unknown option --jobs or missing value" "$work/err"
+check "a long option with its value missing is named as written (--jobs, not -j)"
 run "$umlrun" frobnicate
 [ $rc -eq 2 ] && grep -q "unknown command 'frobnicate'" "$work/err"
 check "an unknown command exits 2"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # t-suite-files.sh - a suite folder's settings and file names: shell=,
-# names a kernel command line cannot hold, CRLF, cmdline=, a lib/ of its own.
+# names a kernel command line cannot hold, CRLF, cmdline=, links, a lib/ of
+# its own.
 . "$(dirname "$0")/lib.sh"
 itest_own_cache
 
@@ -57,6 +58,38 @@ run "$umlrun" run --results="$results" --suite-dir="$work/badparam" --timeout=5 
 [ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
 	grep -q "ibadparam/settings:3: cmdline=quiet umlrun.timeout=99999: umlrun.timeout is umlrun's own parameter" "$work/err"
 check "a suite's cmdline= may not set umlrun's own parameters (it overrode --timeout): exit 2 naming the word"
+
+# Links: the guest gets a copy of the folder of suites with its links as
+# they are. One inside it by a relative path runs; an absolute one, or one
+# out of the folder (a test file or a whole suite), is refused before
+# anything is written: it pointed at nothing in the guest ("can't open").
+mkdir -p "$work/links/ilinks" "$work/outside"
+printf '#!/bin/sh
+. ../lib/harness.sh
+test_expect_success linked true
+test_done
+' \
+	>"$work/links/ilinks/real.sh"
+cp "$work/links/ilinks/real.sh" "$work/outside/abs.sh"
+chmod +x "$work/links/ilinks/real.sh" "$work/outside/abs.sh"
+ln -s real.sh "$work/links/ilinks/t0001-rel.sh"
+run "$umlrun" run -j1 --results="$results" --suite-dir="$work/links" ilinks
+[ $rc -eq 0 ] && grep -q "^ok 1 ilinks/t0001-rel.sh" "$work/out"
+check "a test file that is a relative link inside the folder of suites runs"
+ln -s "$work/outside/abs.sh" "$work/links/ilinks/t0002-abs.sh"
+run "$umlrun" run -j1 --results="$work/links-results" --suite-dir="$work/links" ilinks
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ] && [ ! -e "$work/links-results" ] &&
+	grep -q "ilinks/t0002-abs.sh': a link to '$work/outside/abs.sh', which the guest cannot follow" "$work/err"
+check "a test file linked by an absolute path is refused, exit 2, nothing written"
+rm "$work/links/ilinks/t0002-abs.sh"
+ln -s ../outside "$work/links/isuite"
+printf '#!/bin/sh\necho 1..0\n' >"$work/outside/t0001-out.sh"
+chmod +x "$work/outside/t0001-out.sh"
+run "$umlrun" list --suite-dir="$work/links"
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+	grep -q "links/isuite': a link to '../outside', which the guest cannot follow" "$work/err"
+check "a suite folder that links out of the folder of suites is refused, exit 2"
+rm "$work/links/isuite"
 
 # A suite folder with a lib/ of its own: the project's harness.sh is added
 # to it, the suite's own helpers stay, and its harness.sh would win.

@@ -66,6 +66,7 @@ static void test_settings(void)
 					   "seconds from 1 to 3153600000" },
 			{ "timeout=0\n", "net/settings:1: timeout=0: not a whole number" },
 			{ "timeout=-5\n", "net/settings:1: timeout=-5: not a whole number" },
+			{ "timeout=+5\n", "net/settings:1: timeout=+5: not a whole number" },
 			{ "timeout=\n", "net/settings:1: timeout=: not a whole number" },
 			{ "timeout=10s\n", "net/settings:1: timeout=10s: not a whole number" },
 			{ "timeout=5000000000\n", "net/settings:1: timeout=5000000000: not a whole "
@@ -472,7 +473,7 @@ static void test_find(void)
 
 int main(void)
 {
-	plan(144 + 6);
+	plan(145 + 6);
 	test_settings();
 	test_mem();
 	test_find();

@@ -1,6 +1,7 @@
 # lib-stall.sh - helpers for the stall suite, sourced after ../lib/harness.sh.
 #
 #   STALL_BREAKER        prerequisite: inf-cpu on a kernel with the breaker
+#   WALL_BREAKER         prerequisite: and its wall-clock breaker is on
 #   spin KIND [MAX_LOOPS]   one loop of spinwait (rootfs/helpers/spinwait.c)
 #   read_breaks VAR      VAR=the wall-clock breaker's moves so far
 #   stall_param NAME VALUE  the kernel parameter NAME (uml_stall_wall_ms,
@@ -10,6 +11,12 @@
 test_lazy_prereq STALL_BREAKER '
 	test "${UMLRUN_MODE-}" = inf-cpu &&
 	test -e /sys/module/kernel/parameters/uml_stall_events
+'
+
+test_lazy_prereq WALL_BREAKER '
+	test "${UMLRUN_MODE-}" = inf-cpu &&
+	test -e /sys/module/kernel/parameters/uml_stall_wall_ms &&
+	test "$(cat /sys/module/kernel/parameters/uml_stall_wall_ms)" -gt 0
 '
 
 # spin KIND [MAX_LOOPS]: runs spinwait KIND 5, checks it ended after
