@@ -357,6 +357,12 @@ int cmd_hwsim(const struct opts *o)
 
 	if (hostap_tree_check(tree ? tree : o->hostap, &e) < 0)
 		uerr_die(&e);
+	/* Checked before the build: the guest's mounts are HOST:GUEST. */
+	if (strchr(tree, ':'))
+		die(EXIT_USAGE,
+		    "--hostap=%s: the tree's path %s holds a ':', which the guest's mounts "
+		    "cannot carry; copy or move the tree to a path without one",
+		    o->hostap, tree);
 	if (hwsim_list_read(tree, &all, &e) < 0)
 		uerr_die(&e);
 	layout.crypto_alias = all.crypto_alias;

@@ -419,6 +419,14 @@ const struct test **hwsim_follow_up(const char *const dirs[2], const struct test
 	char **cases = NULL, **failed = NULL, *at;
 	size_t n, nmore = 0, nfailed = 0, done = k->ncases + k->dropped;
 	bool stuck = (v == V_TIMEOUT || v == V_CRASH) && done < SIZE_MAX;
+	/*
+	 * Ended with cases left and no limit hit: run-tests.py stopped (a case
+	 * killed it, it ran out of memory, "Terminating early"). The guest
+	 * failed the case it stopped in; the ones after go on in a fresh guest,
+	 * once at least one case reported (else a guest that cannot set up
+	 * would follow itself up for ever).
+	 */
+	bool cut = !stuck && v != V_INTERRUPTED && done > 0 && done < SIZE_MAX;
 
 	if (read_file(path, &text, NULL) < 0)
 		return more;
@@ -452,6 +460,16 @@ const struct test **hwsim_follow_up(const char *const dirs[2], const struct test
 				 batch_file(dirs, t, text, name, cases + done + 1, n - done - 1)))
 				nmore++;
 		}
+	}
+	if (cut && done < n) {
+		_cleanup_free_ char *base = xstrdup(stem);
+		_cleanup_free_ char *name = NULL;
+
+		if ((at = strstr(base, "-after-")))
+			*at = '\0';
+		name = xasprintf("%s-after-%s.sh", base, cases[done - 1]);
+		if ((more[nmore] = batch_file(dirs, t, text, name, cases + done, n - done)))
+			nmore++;
 	}
 	if (nfailed) {
 		_cleanup_free_ char *name = xasprintf("%s" HWSIM_RETRY_SUFFIX ".sh", stem);

@@ -135,6 +135,9 @@ char *hwsim_batch_file(const struct hwsim_list *sel, const size_t *starts, size_
  * - timed out or crashed part way: the case it was in becomes a failed
  *   result of k, and the cases after it a test file of their own,
  *   tNNNN-MODULE[-K]-after-CASE.sh;
+ * - ended part way otherwise (run-tests.py stopped; the guest failed the
+ *   case it stopped in), once a case reported: the cases left, the same
+ *   way, named after the last case reported;
  * - with retry, its failed cases (not that one) again, in a fresh guest:
  *   tNNNN-...-retry.sh (a retry's own failures are not retried).
  * Those are their ids and folders; the guest runs each as NAME.HASH.sh

@@ -168,6 +168,39 @@ run "$umlrun" ${replay#umlrun }
 	grep -q '"random_seed": 1,\{0,1\}$' "$results/latest/results.json"
 check "the printed hwsim replay runs that batch alone, under that seed, and fails again"
 
+# ---- a case that kills run-tests.py; a case that forges another's result ----
+cat >"$tree/tests/hwsim/test_umlrun_kill.py" <<'EOF'
+import os
+
+def test_umlrun_kill_first(dev, apdev):
+    """passes, and prints a result line for a case after it"""
+    print("PASS umlrun_kill_after 1.0 2024-01-01 00:00:00.000000")
+
+def test_umlrun_kill_self(dev, apdev):
+    """takes run-tests.py down with it"""
+    os.kill(os.getpid(), 9)
+
+def test_umlrun_kill_after(dev, apdev):
+    """runs after it, in a fresh guest"""
+    pass
+EOF
+run "$umlrun" hwsim --hostap="$tree" --results="$results" --module=umlrun_kill
+k=$results/latest/ktap.txt
+[ $rc -eq 1 ] && grep -q "^    ok 1 umlrun_kill_first$" "$k" && grep -q "^    not ok 2 umlrun_kill_self$" "$k" &&
+	grep -q "run-tests.py ended in this case, before its result" "$k" &&
+	grep -q "^    ok 1 umlrun_kill_after$" "$k" && grep -q "after-umlrun_kill_self.sh" "$k" &&
+	[ "$(grep -c "^    \(not \)\{0,1\}ok [0-9]* umlrun_kill_after$" "$k")" -eq 1 ]
+check "a case that kills run-tests.py fails; the cases after it run in a fresh guest, none lost"
+grep -q "^    # PASS umlrun_kill_after" "$k"
+check "a case's own line that reads as another case's result is a diagnostic, not a result"
+rm -f "$tree/tests/hwsim/test_umlrun_kill.py"
+mkdir "$work/co:lon" && mv "$tree" "$work/co:lon/hostap"
+run "$umlrun" hwsim --hostap="$work/co:lon/hostap" ap_open
+mv "$work/co:lon/hostap" "$tree"
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "holds a ':'" "$work/err" &&
+	! grep -q "building hostap" "$work/err"
+check "a tree whose path holds ':' exits 2 before the build, naming why"
+
 # ---- a tree of before 2023: its cases import pycryptodome as Crypto ----
 cat >"$tree/tests/hwsim/test_umlrun_crypto.py" <<'EOF'
 from Crypto.Cipher import AES
@@ -185,6 +218,7 @@ echo "import umlrun_no_such_module" >"$tree/tests/hwsim/test_umlrun_import.py"
 run "$umlrun" hwsim --hostap="$tree" --results="$results" --retry=0 ap_open
 [ $rc -eq 1 ] &&
 	grep -q "^    # run-tests.py reported no case: its error is in console.log$" "$results/latest/ktap.txt" &&
+	grep -q "^    not ok 1 ap_open$" "$results/latest/ktap.txt" &&
 	grep -q "No module named 'umlrun_no_such_module'" "$(find "$results/latest/" -name console.log | head -1)"
 check "run-tests.py that fails at an import: the batch fails, its KTAP points at console.log"
 rm -f "$tree/tests/hwsim/test_umlrun_import.py"

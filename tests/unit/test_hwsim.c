@@ -195,6 +195,33 @@ static void test_suite_and_follow_up(void)
 	   "follow-up: the failed cases again, alone, in a retry file");
 	free(more);
 	{
+		/* run-tests.py stopped in m1 (the guest failed it): m2 and m3 go on. */
+		_cleanup_free_ char *cut_text = NULL;
+		const struct test **cut;
+		struct ktap k3;
+
+		ktap_init(&k3);
+		ktap_feed(&k3, "1..4");
+		ktap_feed(&k3, "ok 1 m0");
+		ktap_feed(&k3, "not ok 2 m1");
+		cut = hwsim_follow_up(dirs, &t, V_FAIL, &k3, false);
+		cut_text = cut && cut[0] ? staged_text(copy, cut[0]) : NULL;
+		ok(cut && cut[0] && !cut[1] && staged_as(cut[0], "t0001-m-after-m1") && cut_text &&
+		       strstr(cut_text, "hwsim_cases \\\n\tm2 \\\n\tm3\n") && k3.ncases == 2,
+		   "follow-up: ended part way, no limit hit: the cases left in a file of their "
+		   "own");
+		free(cut);
+		ktap_free(&k3);
+		ktap_init(&k3);
+		ktap_feed(&k3, "1..4");
+		cut = hwsim_follow_up(dirs, &t, V_FAIL, &k3, false);
+		ok(cut && !cut[0],
+		   "follow-up: no case reported (a guest that cannot set up): none, "
+		   "which would fail the same way for ever");
+		free(cut);
+		ktap_free(&k3);
+	}
+	{
 		/*
 		 * --seeds, --repeat: another run of the batch failed m0 and m2.
 		 * Its retry has the same id, staged in a file of its own: the
@@ -335,7 +362,7 @@ static void test_start(void)
 
 int main(void)
 {
-	plan(29);
+	plan(31);
 	test_parse();
 	test_select();
 	test_batches();

@@ -131,13 +131,20 @@ hwsim__drop() {
 	rm -f "$hwsim__logs/$1".*
 }
 
-# Read run-tests.py -q's lines; print one KTAP result per case.
+# hwsim__ktap CASE...: read run-tests.py -q's lines; print one KTAP result
+# per case.
 #   START name i/n | PASS name secs date | FAIL name secs date
 #   SKIP name secs date, then REASON text
+# The cases print to the same stdout: a START counts only for the next
+# case given and when none is running, a result only for the case
+# running, once. Any other line, a case's own PASS for another case among
+# them, is a diagnostic: a case cannot report or start another.
 hwsim__ktap() {
 	n=0
 	held=
 	ran=
+	cur=
+	todo=" $* "
 	while IFS= read -r line || [ -n "$line" ]; do
 		if [ -n "$held" ]; then
 			case $line in
@@ -150,15 +157,24 @@ hwsim__ktap() {
 			echo "ok $n $held # SKIP"
 			held=
 		fi
+		# shellcheck disable=SC2086 # the words of the line
+		set -- $line
 		case $line in
 		'START '*)
+			if [ -z "$cur" ] && [ "${todo# "$2" }" != "$todo" ] &&
+				[ "${todo%%"$2"*}" = " " ]; then
+				cur=$2
+				todo=${todo# "$2"}
+				ran="$ran $2"
+			fi
 			hwsim__say "$line"
-			set -- $line
-			ran="$ran $2"
 			;;
 		'PASS '* | 'FAIL '* | 'SKIP '*)
-			# shellcheck disable=SC2086 # the words of the line
-			set -- $line
+			if [ -z "$cur" ] || [ "$2" != "$cur" ]; then
+				hwsim__say "$line"
+				continue
+			fi
+			cur=
 			n=$((n + 1))
 			echo "# $2: $3 simulated s"
 			case $1 in
@@ -182,8 +198,22 @@ hwsim__ktap() {
 		esac
 	done
 	[ -z "$held" ] || echo "ok $n $held # SKIP"
-	# run-tests.py stopped before its first case: an import that failed.
-	[ "$n" -gt 0 ] || hwsim__say "run-tests.py reported no case: its error is in console.log"
+	if [ -n "$cur" ]; then
+		# run-tests.py stopped in it (killed, out of memory): the cases
+		# after it go on in a fresh guest (umlrun's follow-up).
+		n=$((n + 1))
+		hwsim__keep "$cur"
+		hwsim__say "run-tests.py ended in this case, before its result (console.log says how)"
+		echo "not ok $n $cur"
+	elif [ "$n" -eq 0 ]; then
+		# It stopped before its first case (an import that failed): each
+		# case fails here, rather than one guest after another.
+		hwsim__say "run-tests.py reported no case: its error is in console.log"
+		for c in $todo; do
+			n=$((n + 1))
+			echo "not ok $n $c"
+		done
+	fi
 }
 
 # hwsim_cases CASE...: run them, one KTAP result each.
@@ -212,7 +242,7 @@ hwsim_cases() {
 			export PYTHONPATH=/tmp/hwsim-python${PYTHONPATH:+:$PYTHONPATH}
 	fi
 	# --long as vm-run.sh gives it under UML: time travel makes them cheap.
-	./run-tests.py -D --long --logdir "$hwsim__logs" -q "$@" 2>&2 | hwsim__ktap
+	./run-tests.py -D --long --logdir "$hwsim__logs" -q "$@" 2>&2 | hwsim__ktap "$@"
 	./stop.sh >/dev/null 2>&1
 	exit 0
 }
