@@ -646,7 +646,17 @@ static bool could_create(const char *dir)
 				errno = ENOTDIR;
 				return false;
 			}
-			return access(p, W_OK | X_OK) == 0;
+			if (access(p, W_OK | X_OK) < 0)
+				return false;
+			/* access() lets root through in /proc and the like, where mkdir fails. */
+			{
+				_cleanup_free_ char *probe = xasprintf("%s/.umlrun-probe.XXXXXX", p);
+
+				if (!mkdtemp(probe))
+					return false;
+				rmdir(probe);
+				return true;
+			}
 		}
 		if (errno != ENOENT)
 			return false;

@@ -25,6 +25,9 @@ check "--start=yesterday-ish exits 2 naming the accepted forms"
 run "$umlrun" run --suite-dir="$suites" --results=/dev/null/x itest/t0001-pass.sh
 [ $rc -eq 2 ] && grep -q "not writable" "$work/err"
 check "an unwritable results folder exits 2"
+run "$umlrun" run --suite-dir="$suites" --results=/proc/umlrun-results itest/t0001-pass.sh
+[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "not writable" "$work/err"
+check "a results folder where mkdir fails though access() says yes (/proc) exits 2 at once"
 mkdir -p "$work/dirty" && : >"$work/dirty/.config"
 run "$umlrun" build --kernel-src="$work/dirty"
 [ $rc -eq 2 ] && grep -q "mrproper" "$work/err"
