@@ -650,7 +650,8 @@ static bool could_create(const char *dir)
 				return false;
 			/* access() lets root through in /proc and the like, where mkdir fails. */
 			{
-				_cleanup_free_ char *probe = xasprintf("%s/.umlrun-probe.XXXXXX", p);
+				_cleanup_free_ char *probe =
+				    xasprintf("%s/.umlrun-probe.XXXXXX", p);
 
 				if (!mkdtemp(probe))
 					return false;

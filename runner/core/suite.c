@@ -122,6 +122,7 @@ static int link_check(const char *root, const char *path, struct uerr *e)
 	_cleanup_free_ char *real_root = NULL;
 	_cleanup_free_ char *real = NULL;
 	_cleanup_free_ char *shown = NULL;
+	_cleanup_free_ char *shown_target = NULL;
 	char target[PATH_MAX];
 	struct stat st;
 	ssize_t n;
@@ -139,11 +140,12 @@ static int link_check(const char *root, const char *path, struct uerr *e)
 	if (target[0] != '/' && !strncmp(real, real_root, rl) && real[rl] == '/')
 		return 0;
 	shown = str_printable(path);
+	shown_target = str_printable(target);
 	return uerr_set(e, EXIT_USAGE,
 			"'%s': a link to '%s', which the guest cannot follow: it gets a copy of "
 			"%s with the links as they are; copy the file in, or link by a "
 			"relative path inside that folder",
-			shown, target, root);
+			shown, shown_target, root);
 }
 
 /*
