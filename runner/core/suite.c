@@ -126,7 +126,6 @@ static int link_check(const char *root, const char *path, struct uerr *e)
 	char target[PATH_MAX];
 	struct stat st;
 	ssize_t n;
-	size_t rl;
 
 	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
 		return 0;
@@ -136,8 +135,7 @@ static int link_check(const char *root, const char *path, struct uerr *e)
 	if (n < 0 || !real || !real_root)
 		return 0;
 	target[n] = '\0';
-	rl = strlen(real_root);
-	if (target[0] != '/' && !strncmp(real, real_root, rl) && real[rl] == '/')
+	if (target[0] != '/' && path_within(real, real_root) && strcmp(real, real_root))
 		return 0;
 	shown = str_printable(path);
 	shown_target = str_printable(target);
